@@ -1,0 +1,49 @@
+package io.ghostguard.devredis;
+
+import io.smallrye.config.ConfigSourceContext;
+import io.smallrye.config.ConfigSourceFactory;
+import io.smallrye.config.ConfigValue;
+import io.smallrye.config.PropertiesConfigSource;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+/**
+ * In dev mode only, and only when no {@code quarkus.redis.hosts} is configured, starts a local
+ * redis-server so that {@code ./mvnw quarkus:dev} works on a machine with nothing but a JDK. The server
+ * lives as long as the JVM and survives live reloads through a system property. Other profiles get
+ * nothing from here: production must name its Redis explicitly.
+ */
+public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
+
+    private static final String HOSTS = "quarkus.redis.hosts";
+    private static final String STARTED = "ghostguard.dev-redis.url";
+
+    @Override
+    public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
+        if (!context.getProfiles().contains("dev")) {
+            return List.of();
+        }
+        ConfigValue configured = context.getValue(HOSTS);
+        if (configured != null && configured.getValue() != null) {
+            return List.of();
+        }
+        ConfigValue enabled = context.getValue("orders.dev.start-redis");
+        if (enabled != null && "false".equals(enabled.getValue())) {
+            return List.of();
+        }
+        return List.of(new PropertiesConfigSource(Map.of(HOSTS, startOnce()), "ghostguard-dev-redis", 50));
+    }
+
+    private static synchronized String startOnce() {
+        String url = System.getProperty(STARTED);
+        if (url == null) {
+            RedisServerProcess server = RedisServerProcess.startOnFreePort();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "dev-redis-stop"));
+            url = server.url();
+            System.setProperty(STARTED, url);
+            System.out.println("Started a local redis-server for dev mode at " + url);
+        }
+        return url;
+    }
+}

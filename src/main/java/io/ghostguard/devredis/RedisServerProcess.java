@@ -1,0 +1,218 @@
+package io.ghostguard.devredis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code redis-server} process on a loopback port, for dev mode and tests: the binary on PATH
+ * when present, else the one shipped in the embedded-redis jar (present on the dev and test class path
+ * only, never in the production artifact).
+ */
+public final class RedisServerProcess implements AutoCloseable {
+
+    private static final String[] EMBEDDED_BINARIES = {
+        "redis-server-6.2.6-v5-linux-amd64", "redis-server-6.2.7-linux-arm64", "redis-server-6.2.6-v5-darwin-amd64",
+        "redis-server-6.2.6-v5-darwin-arm64"};
+
+    private final int port;
+    private final Path executable;
+    private final Path workDir;
+    private Process process;
+
+    private RedisServerProcess(int port, Path executable, Path workDir) {
+        this.port = port;
+        this.executable = executable;
+        this.workDir = workDir;
+    }
+
+    /** Starts a server on a free loopback port and waits until it answers PING. */
+    public static RedisServerProcess startOnFreePort() {
+        return startOnFreePort(System.getenv("PATH"));
+    }
+
+    /** Starts a server, looking for redis-server in the given PATH value before the embedded binary. */
+    static RedisServerProcess startOnFreePort(String searchPath) {
+        RedisServerProcess server = new RedisServerProcess(freePort(), locateExecutable(searchPath), tempDir());
+        server.start();
+        return server;
+    }
+
+    /** {@code redis://127.0.0.1:<port>}. */
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /** The loopback port. */
+    public int port() {
+        return port;
+    }
+
+    /** Starts (or restarts after {@link #stop()}) the process on the same port. */
+    public synchronized void start() {
+        if (process != null && process.isAlive()) {
+            return;
+        }
+        List<String> command = List.of(executable.toString(), "--port", Integer.toString(port),
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", workDir.toString(),
+            "--daemonize", "no", "--loglevel", "warning");
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(workDir.resolve("redis.log").toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitPing();
+    }
+
+    /** Stops the process; the port stays reserved for {@link #start()}. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /** Sends one command in RESP and returns the first reply line, for test set-up and fault injection. */
+    public String command(String... args) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(5_000);
+            StringBuilder resp = new StringBuilder("*").append(args.length).append("\r\n");
+            for (String arg : args) {
+                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+                resp.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
+            }
+            OutputStream out = socket.getOutputStream();
+            out.write(resp.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            StringBuilder line = new StringBuilder();
+            for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) {
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            return line.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void awaitPing() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited with " + process.exitValue());
+            }
+            try {
+                if ("+PONG".equals(command("PING"))) {
+                    return;
+                }
+            } catch (UncheckedIOException notYet) {
+                sleep();
+            }
+        }
+        throw new IllegalStateException("redis-server did not answer PING on port " + port);
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The executable that will run, for diagnostics. */
+    public Path executable() {
+        return executable;
+    }
+
+    private static Path locateExecutable(String searchPath) {
+        return onPath(searchPath).orElseGet(RedisServerProcess::extractEmbedded);
+    }
+
+    private static Optional<Path> onPath(String path) {
+        if (path == null || path.isEmpty()) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(dir, "redis-server");
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Path extractEmbedded() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("mac") ? "darwin" : "linux";
+        String arch = System.getProperty("os.arch").contains("aarch64") ? "arm64" : "amd64";
+        for (String name : EMBEDDED_BINARIES) {
+            if (!name.contains(os + "-" + arch)) {
+                continue;
+            }
+            try (InputStream in = RedisServerProcess.class.getClassLoader().getResourceAsStream(name)) {
+                if (in == null) {
+                    continue;
+                }
+                Path target = tempDir().resolve(name);
+                Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+                if (!target.toFile().setExecutable(true)) {
+                    throw new IllegalStateException("cannot make " + target + " executable");
+                }
+                return target;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        throw new IllegalStateException("no redis-server on PATH and no embedded-redis binary for " + os + "-" + arch
+            + "; install redis-server or set quarkus.redis.hosts");
+    }
+
+    private static Path tempDir() {
+        try {
+            Path dir = Files.createTempDirectory("ghostguard-redis");
+            dir.toFile().deleteOnExit();
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.ghostguard.orders;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.inventory.InventoryRepository;
+import io.ghostguard.payments.LedgerRepository;
+import io.ghostguard.redis.LuaScript;
+import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.tenant.TenantId;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.value.ReactiveValueCommands;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Orders in Redis: the record {@code order:{t}:<id>} (JSON), the indexes {@code orders:{t}:all} and
+ * {@code orders:{t}:customer:<id>}, and the natural keys {@code opkey:{t}:<hash>} and
+ * {@code cref:{t}:<clientReference>}. Placing and cancelling run as one Lua script each.
+ */
+@ApplicationScoped
+public class OrderRepository {
+
+    static final String ORDER = "order";
+    static final String INDEX = "orders";
+    static final String OPERATION_KEY = "opkey";
+    static final String CLIENT_REFERENCE = "cref";
+
+    private static final LuaScript PLACE = LuaScript.load("place-order");
+    private static final LuaScript CANCEL = LuaScript.load("cancel-order");
+    private static final LuaScript PAGE = LuaScript.load("page-orders");
+
+    private final ReactiveRedisDataSource redis;
+    private final ReactiveValueCommands<String, String> values;
+    private final RedisCalls calls;
+    private final ObjectMapper json;
+    private final OrdersConfig config;
+
+    /** Wires the shared data source. */
+    public OrderRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json, OrdersConfig config) {
+        this.redis = redis;
+        this.values = redis.value(String.class);
+        this.calls = calls;
+        this.json = json;
+        this.config = config;
+    }
+
+    /** Outcome of the placing script. */
+    public sealed interface Outcome {
+        /** The order was written. */
+        record Created(Order order) implements Outcome {
+        }
+
+        /** A natural key already points at this order; nothing was written. */
+        record Existing(String orderId) implements Outcome {
+        }
+
+        /** A line is short of stock; nothing was written. */
+        record Short(String sku, long requested, long available) implements Outcome {
+        }
+
+        /** A line is priced in another currency; nothing was written. */
+        record OtherCurrency(String sku, String currency) implements Outcome {
+        }
+    }
+
+    /** The id of the order a natural key points at, if any: the operation key first, then the reference. */
+    public Uni<Optional<String>> findByNaturalKey(TenantId tenant, String operationKey, String clientReference) {
+        List<String> keys = new ArrayList<>(2);
+        if (operationKey != null) {
+            keys.add(tenant.key(OPERATION_KEY, operationKey));
+        }
+        if (clientReference != null) {
+            keys.add(tenant.key(CLIENT_REFERENCE, clientReference));
+        }
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        return calls.guard("natural-key-read", values.mget(keys.toArray(String[]::new)))
+            .map(found -> keys.stream().map(found::get).filter(id -> id != null).findFirst());
+    }
+
+    /** Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. */
+    public Uni<Outcome> place(TenantId tenant, String orderId, PlaceOrder command, String paymentId,
+                              String operationKey, Instant createdAt) {
+        String reference = command.clientReference() == null ? "" : command.clientReference();
+        List<String> keys = new ArrayList<>(List.of(
+            tenant.key(ORDER, orderId),
+            tenant.key(LedgerRepository.KIND, orderId),
+            tenant.key(INDEX, "all"),
+            tenant.key(INDEX, "customer:" + command.customerId()),
+            tenant.key("seq", "orders"),
+            tenant.key(OPERATION_KEY, operationKey == null ? "-" : operationKey),
+            tenant.key(CLIENT_REFERENCE, reference.isEmpty() ? "-" : reference)));
+        List<String> args = new ArrayList<>(List.of(orderId, command.customerId(), command.currency(), paymentId,
+            reference, createdAt.toString(), operationKey == null ? "0" : "1", ledgerEntryId()));
+        for (OrderItem item : command.items()) {
+            keys.add(tenant.key(InventoryRepository.KIND, item.sku()));
+            args.add(Long.toString(item.quantity()));
+        }
+        return calls.guard("place-order", PLACE.run(redis, keys, args))
+            .call(reply -> "created".equals(reply.get(0)) ? awaitReplicas() : Uni.createFrom().voidItem())
+            .map(this::toOutcome);
+    }
+
+    /** One order of the tenant, if it exists. */
+    public Uni<Optional<Order>> find(TenantId tenant, String orderId) {
+        return calls.guard("order-read", values.get(tenant.key(ORDER, orderId)))
+            .map(raw -> Optional.ofNullable(raw).map(this::parse));
+    }
+
+    /** Orders newest first, below the exclusive cursor (null for the first page). */
+    public Uni<OrderPage> page(TenantId tenant, String customerId, Long before, int limit) {
+        String index = tenant.key(INDEX, customerId == null ? "all" : "customer:" + customerId);
+        String bound = before == null ? "+inf" : Long.toString(before);
+        return calls.guard("order-page", PAGE.run(redis, List.of(index), List.of(bound, Integer.toString(limit + 1))))
+            .flatMap(reply -> {
+                List<String> ids = new ArrayList<>();
+                List<Long> sequences = new ArrayList<>();
+                for (int i = 0; i + 1 < reply.size(); i += 2) {
+                    ids.add(reply.get(i));
+                    sequences.add((long) Double.parseDouble(reply.get(i + 1)));
+                }
+                boolean more = ids.size() > limit;
+                List<String> pageIds = more ? ids.subList(0, limit) : ids;
+                Long next = more ? sequences.get(limit - 1) : null;
+                if (pageIds.isEmpty()) {
+                    return Uni.createFrom().item(new OrderPage(List.of(), null));
+                }
+                String[] keys = pageIds.stream().map(id -> tenant.key(ORDER, id)).toArray(String[]::new);
+                return calls.guard("order-read", values.mget(keys)).map(found -> new OrderPage(
+                    orderedOrders(keys, found), next));
+            });
+    }
+
+    /** Runs the cancelling script for a known order: status flip, restock and refund, once. */
+    public Uni<Optional<Order>> cancel(TenantId tenant, Order order, Instant at) {
+        List<String> keys = new ArrayList<>(List.of(
+            tenant.key(ORDER, order.id()), tenant.key(LedgerRepository.KIND, order.id())));
+        order.lines().forEach(line -> keys.add(tenant.key(InventoryRepository.KIND, line.sku())));
+        return calls.guard("cancel-order", CANCEL.run(redis, keys, List.of(ledgerEntryId(), at.toString())))
+            .map(reply -> "missing".equals(reply.get(0)) ? Optional.<Order>empty() : Optional.of(parse(reply.get(1))));
+    }
+
+    private List<Order> orderedOrders(String[] keys, Map<String, String> found) {
+        List<Order> orders = new ArrayList<>(keys.length);
+        for (String key : keys) {
+            String raw = found.get(key);
+            if (raw != null) {
+                orders.add(parse(raw));
+            }
+        }
+        return orders;
+    }
+
+    /** Optional durability: wait until enough replicas have the write, or fail the call. */
+    private Uni<Void> awaitReplicas() {
+        int replicas = config.redis().minReplicaAcks();
+        if (replicas <= 0) {
+            return Uni.createFrom().voidItem();
+        }
+        return calls.awaitReplicas(redis, replicas, config.redis().replicaAckTimeout());
+    }
+
+    private Outcome toOutcome(List<String> reply) {
+        return switch (reply.get(0)) {
+            case "created" -> new Outcome.Created(parse(reply.get(1)));
+            case "existing" -> new Outcome.Existing(reply.get(1));
+            case "insufficient" -> new Outcome.Short(reply.get(1), Long.parseLong(reply.get(2)),
+                Long.parseLong(reply.get(3)));
+            case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
+            default -> throw new IllegalStateException("unexpected place-order reply");
+        };
+    }
+
+    private Order parse(String raw) {
+        try {
+            return json.readValue(raw, Order.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String ledgerEntryId() {
+        return "led_" + UUID.randomUUID().toString().replace("-", "");
+    }
+}

@@ -1,0 +1,85 @@
+package io.ghostguard.orders;
+
+import io.ghostguard.payments.PaymentGateway;
+import io.ghostguard.tenant.TenantId;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+
+/** Order use cases, identical for every caller: place, read, list and cancel. */
+@ApplicationScoped
+public class OrderService {
+
+    private final OrderRepository orders;
+    private final PaymentGateway payments;
+    private final Clock clock = Clock.systemUTC();
+
+    /** Wires the repository and the payment provider. */
+    public OrderService(OrderRepository orders, PaymentGateway payments) {
+        this.orders = orders;
+        this.payments = payments;
+    }
+
+    /**
+     * Places an order. {@code operationKey} (may be null) and the command's client reference are natural
+     * keys: when either already names an order, that order is returned and nothing is charged again.
+     */
+    public Uni<Placement> place(TenantId tenant, PlaceOrder command, String operationKey) {
+        return orders.findByNaturalKey(tenant, operationKey, command.clientReference())
+            .flatMap(existing -> existing.isPresent()
+                ? existingPlacement(tenant, existing.get())
+                : payments.authorize(command.paymentToken())
+                    .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operationKey,
+                        now()))
+                    .flatMap(outcome -> settle(tenant, outcome)));
+    }
+
+    /** One order of the tenant; fails with {@link OrderNotFoundException}. */
+    public Uni<Order> order(TenantId tenant, String orderId) {
+        return orders.find(tenant, orderId)
+            .map(found -> found.orElseThrow(() -> new OrderNotFoundException(orderId)));
+    }
+
+    /** Orders newest first, optionally of one customer, below an exclusive cursor. */
+    public Uni<OrderPage> list(TenantId tenant, String customerId, Long cursor, int limit) {
+        return orders.page(tenant, customerId, cursor, limit);
+    }
+
+    /** Cancels an order: restock and refund the first time, the unchanged order every later time. */
+    public Uni<Order> cancel(TenantId tenant, String orderId) {
+        return order(tenant, orderId)
+            .flatMap(order -> orders.cancel(tenant, order, now()))
+            .map(found -> found.orElseThrow(() -> new OrderNotFoundException(orderId)));
+    }
+
+    private Uni<Placement> settle(TenantId tenant, OrderRepository.Outcome outcome) {
+        // A provider with real authorisations would void the authorisation on the two refusals below.
+        if (outcome instanceof OrderRepository.Outcome.Created created) {
+            return Uni.createFrom().item(new Placement(created.order(), true));
+        }
+        if (outcome instanceof OrderRepository.Outcome.Existing existing) {
+            return existingPlacement(tenant, existing.orderId());
+        }
+        if (outcome instanceof OrderRepository.Outcome.Short missing) {
+            return Uni.createFrom().failure(
+                new InsufficientStockException(missing.sku(), missing.requested(), missing.available()));
+        }
+        OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
+        return Uni.createFrom().failure(new CurrencyMismatchException(other.sku(), other.currency()));
+    }
+
+    private Uni<Placement> existingPlacement(TenantId tenant, String orderId) {
+        return order(tenant, orderId).map(order -> new Placement(order, false));
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static String newOrderId() {
+        return "ord_" + UUID.randomUUID().toString().replace("-", "");
+    }
+}

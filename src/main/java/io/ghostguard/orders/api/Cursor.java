@@ -1,0 +1,36 @@
+package io.ghostguard.orders.api;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/** Opaque list cursors: base64url of the last returned position, so clients cannot build their own. */
+final class Cursor {
+
+    private static final String PREFIX = "o:";
+
+    private Cursor() {
+    }
+
+    /** Encodes a position, null stays null. */
+    static String encode(Long position) {
+        if (position == null) {
+            return null;
+        }
+        return Base64.getUrlEncoder().withoutPadding()
+            .encodeToString((PREFIX + position).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** Decodes a cursor; returns -1 for a cursor this service did not issue. */
+    static long decode(String cursor) {
+        try {
+            String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII);
+            if (!text.startsWith(PREFIX)) {
+                return -1;
+            }
+            long position = Long.parseLong(text.substring(PREFIX.length()));
+            return position >= 0 ? position : -1;
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+}

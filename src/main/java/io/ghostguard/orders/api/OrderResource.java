@@ -1,0 +1,130 @@
+package io.ghostguard.orders.api;
+
+import io.ghostguard.api.PageResponse;
+import io.ghostguard.api.Patterns;
+import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.orders.OrderService;
+import io.ghostguard.orders.Placement;
+import io.ghostguard.problem.InvalidInputException;
+import io.ghostguard.problem.Violation;
+import io.ghostguard.security.IdentityResolver;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Orders: place, read, list and cancel. */
+@Path("/api/v1/orders")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Orders")
+public class OrderResource {
+
+    private final OrderService orders;
+    private final IdentityResolver identities;
+    private final OrdersConfig config;
+
+    /** Wires the use cases. */
+    public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config) {
+        this.orders = orders;
+        this.identities = identities;
+        this.config = config;
+    }
+
+    /** Places and pays an order in one atomic step. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Place an order", description = "Checks and reserves stock of every line, writes the "
+        + "order and charges the payment, all or nothing.")
+    @APIResponse(responseCode = "201", description = "Order placed; Location names it")
+    @APIResponse(responseCode = "200", description = "A natural key (clientReference) already names this order")
+    @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
+    @APIResponse(responseCode = "402", description = "Payment declined (problem type payment-declined)")
+    @APIResponse(responseCode = "409", description = "Insufficient stock (problem type insufficient-stock)")
+    @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
+    @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
+    @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency")
+    public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request, UriInfo uri) {
+        return identities.current()
+            .flatMap(caller -> orders.place(caller.tenant(), request.toCommand(), null))
+            .map(placement -> placed(placement, uri));
+    }
+
+    /** One order of the caller's tenant. */
+    @GET
+    @Path("/{id}")
+    @Operation(summary = "Read one order")
+    @APIResponse(responseCode = "200", description = "The order")
+    @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
+    public Uni<OrderResponse> order(
+        @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
+        return identities.current()
+            .flatMap(caller -> orders.order(caller.tenant(), id))
+            .map(OrderResponse::from);
+    }
+
+    /** Orders newest first, optionally of one customer, with cursor paging. */
+    @GET
+    @Operation(summary = "List orders, newest first")
+    @APIResponse(responseCode = "200", description = "One page; nextCursor is null on the last page")
+    @APIResponse(responseCode = "400", description = "Invalid limit or cursor (problem type invalid-request)")
+    public Uni<PageResponse<OrderResponse>> list(
+        @QueryParam("customerId") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
+        String customerId,
+        @QueryParam("limit") @Min(1) @Max(100) Integer limit,
+        @QueryParam("cursor") @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
+        String cursor) {
+        Long position = null;
+        if (cursor != null) {
+            position = Cursor.decode(cursor);
+            if (position < 0) {
+                throw new InvalidInputException(List.of(
+                    new Violation("cursor", "must be a cursor from nextCursor", "Cursor")));
+            }
+        }
+        int size = Math.min(limit == null ? config.paging().defaultLimit() : limit, config.paging().maxLimit());
+        Long before = position;
+        return identities.current()
+            .flatMap(caller -> orders.list(caller.tenant(), customerId, before, size))
+            .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
+                Cursor.encode(page.nextCursor())));
+    }
+
+    /** Cancels an order: restock and refund once; cancelling again returns the same order. */
+    @POST
+    @Path("/{id}/cancellation")
+    @Operation(summary = "Cancel an order", description = "Restocks every line and refunds the charge. "
+        + "Cancelling a cancelled order returns it unchanged, with no second refund.")
+    @APIResponse(responseCode = "200", description = "The cancelled order")
+    @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
+    public Uni<OrderResponse> cancel(
+        @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
+        return identities.current()
+            .flatMap(caller -> orders.cancel(caller.tenant(), id))
+            .map(OrderResponse::from);
+    }
+
+    private static Response placed(Placement placement, UriInfo uri) {
+        Response.ResponseBuilder response = placement.created() ? Response.status(Response.Status.CREATED)
+            : Response.ok();
+        return response
+            .location(uri.getBaseUriBuilder().path("api/v1/orders").path(placement.order().id()).build())
+            .entity(OrderResponse.from(placement.order()))
+            .build();
+    }
+}

@@ -1,0 +1,46 @@
+package io.ghostguard.payments.api;
+
+import io.ghostguard.api.PageResponse;
+import io.ghostguard.api.Patterns;
+import io.ghostguard.payments.PaymentService;
+import io.ghostguard.security.IdentityResolver;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** The payment ledger of one order. */
+@Path("/api/v1/payments")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Payments")
+public class PaymentResource {
+
+    private final PaymentService payments;
+    private final IdentityResolver identities;
+
+    /** Wires the use cases. */
+    public PaymentResource(PaymentService payments, IdentityResolver identities) {
+        this.payments = payments;
+        this.identities = identities;
+    }
+
+    /** Every ledger entry of one order, oldest first; one page, so {@code nextCursor} is always null. */
+    @GET
+    @Operation(summary = "Ledger entries of one order")
+    @APIResponse(responseCode = "200", description = "Entries, oldest first")
+    @APIResponse(responseCode = "404", description = "The tenant has no such order (problem type not-found)")
+    public Uni<PageResponse<LedgerEntryResponse>> entries(
+        @QueryParam("orderId") @NotNull @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
+        String orderId) {
+        return identities.current()
+            .flatMap(caller -> payments.entriesOf(caller.tenant(), orderId))
+            .map(entries -> new PageResponse<>(entries.stream().map(LedgerEntryResponse::from).toList(), null));
+    }
+}

@@ -1,0 +1,56 @@
+package io.ghostguard.problem;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Answers a declared body larger than {@code quarkus.http.limits.max-body-size} with a 413 problem
+ * document before anything reads it. The platform's own check answers with an empty body; this runs
+ * first so callers always get RFC 9457. Chunked bodies are still capped by the platform while read.
+ */
+@ApplicationScoped
+public class BodySizeLimit {
+
+    private static final String BODY = "{\"type\":\"" + ProblemType.PAYLOAD_TOO_LARGE.uri() + "\",\"title\":\""
+        + ProblemType.PAYLOAD_TOO_LARGE.title() + "\",\"status\":413,\"detail\":\"The request body exceeds the "
+        + "size limit.\"}";
+
+    private final long limit;
+    private final SchemaViolationRecorder recorder;
+
+    /** Reads the platform limit. */
+    public BodySizeLimit(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit,
+                         SchemaViolationRecorder recorder) {
+        this.limit = limit.asLongValue();
+        this.recorder = recorder;
+    }
+
+    /** Installs the check ahead of every other route. */
+    void install(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE).handler(context -> {
+            String declared = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
+            if (declared != null && exceeds(declared)) {
+                recorder.record(new Violation(SchemaViolationRecorder.WHOLE_BODY, "body too large",
+                    ProblemType.PAYLOAD_TOO_LARGE.slug()));
+                context.response().setStatusCode(413)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                    .putHeader(HttpHeaders.CONNECTION, "close")
+                    .end(BODY);
+                return;
+            }
+            context.next();
+        });
+    }
+
+    private boolean exceeds(String declared) {
+        try {
+            return Long.parseLong(declared.trim()) > limit;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}

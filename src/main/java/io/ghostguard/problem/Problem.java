@@ -1,0 +1,47 @@
+package io.ghostguard.problem;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** An RFC 9457 problem document with optional {@code violations} and type-specific extension members. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Problem(URI type, String title, int status, String detail, List<Violation> violations,
+                      @JsonIgnore Map<String, Object> extensions) {
+
+    /** Media type of problem documents. */
+    public static final String MEDIA_TYPE = "application/problem+json";
+
+    /** A problem of the given type with a detail sentence. */
+    public static Problem of(ProblemType type, String detail) {
+        return new Problem(type.uri(), type.title(), type.status(), detail, null, new LinkedHashMap<>());
+    }
+
+    /** A problem for an HTTP status without a type of its own ({@code about:blank}, RFC 9457 section 4.2.1). */
+    public static Problem generic(int status) {
+        return new Problem(URI.create("about:blank"), "HTTP " + status, status, null, null, new LinkedHashMap<>());
+    }
+
+    /** A validation problem naming every offending field. */
+    public static Problem invalid(List<Violation> violations) {
+        ProblemType type = ProblemType.INVALID_REQUEST;
+        return new Problem(type.uri(), type.title(), type.status(),
+            violations.size() + " field(s) are not valid", List.copyOf(violations), new LinkedHashMap<>());
+    }
+
+    /** Adds one extension member, for example {@code sku}. */
+    public Problem with(String name, Object value) {
+        extensions.put(name, value);
+        return this;
+    }
+
+    /** Extension members, written at the top level of the document. */
+    @JsonAnyGetter
+    public Map<String, Object> members() {
+        return extensions;
+    }
+}

@@ -1,0 +1,252 @@
+package io.ghostguard.problem;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.ghostguard.inventory.SkuNotFoundException;
+import io.ghostguard.orders.CurrencyMismatchException;
+import io.ghostguard.orders.InsufficientStockException;
+import io.ghostguard.orders.OrderNotFoundException;
+import io.ghostguard.payments.PaymentDeclinedException;
+import io.ghostguard.payments.UnknownPaymentOrderException;
+import io.ghostguard.redis.StoreUnavailableException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one translation of failures into RFC 9457 problem documents. Responses never carry stack traces,
+ * class names or data-store messages; logs carry an incident id instead of the exception.
+ */
+public class ProblemMapper {
+
+    /** Seconds a caller should wait before retrying after a 503. */
+    public static final String RETRY_AFTER_SECONDS = "1";
+
+    private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+
+    private final SchemaViolationRecorder recorder;
+
+    /** Wires the recorder that counts rejected input. */
+    public ProblemMapper(SchemaViolationRecorder recorder) {
+        this.recorder = recorder;
+    }
+
+    /** Bean validation of bodies, path and query parameters: every violation is listed. */
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException exception) {
+        List<Violation> violations = new ArrayList<>();
+        for (ConstraintViolation<?> violation : exception.getConstraintViolations()) {
+            violations.add(new Violation(fieldOf(violation.getPropertyPath()), violation.getMessage(),
+                violation.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName()));
+        }
+        violations.sort(Comparator.comparing(Violation::field).thenComparing(Violation::message));
+        return invalid(violations);
+    }
+
+    /** JSON that cannot be read or bound: syntax, duplicate keys, trailing content, unknown fields, types. */
+    @ServerExceptionMapper({JsonProcessingException.class, MismatchedInputException.class,
+        UnrecognizedPropertyException.class, InvalidFormatException.class, StreamReadException.class,
+        JsonParseException.class, InputCoercionException.class})
+    public Response unreadableJson(JsonProcessingException exception) {
+        return invalid(List.of(violationOf(exception)));
+    }
+
+    /** Input rejected by a resource's own checks, such as a cursor this service never issued. */
+    @ServerExceptionMapper
+    public Response invalidInput(InvalidInputException exception) {
+        return invalid(exception.violations());
+    }
+
+    /** Framework HTTP errors (404, 405, 406, 413, 415, ...) as problem documents. */
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException exception) {
+        if (exception.getCause() instanceof JsonProcessingException json) {
+            return unreadableJson(json);
+        }
+        int status = exception.getResponse().getStatus();
+        ProblemType type = switch (status) {
+            case 400 -> ProblemType.INVALID_REQUEST;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            default -> null;
+        };
+        if (type == null) {
+            return status >= 500 ? unexpected(exception) : respond(Problem.generic(status));
+        }
+        if (type == ProblemType.INVALID_REQUEST) {
+            return invalid(List.of(new Violation("$", "request is not valid", "Request")));
+        }
+        if (type == ProblemType.PAYLOAD_TOO_LARGE || type == ProblemType.UNSUPPORTED_MEDIA_TYPE) {
+            recorder.record(new Violation("$", type.title(), type.slug()));
+        }
+        return respond(Problem.of(type, detailOf(type)));
+    }
+
+    /** Order or SKU unknown for this tenant. */
+    @ServerExceptionMapper({OrderNotFoundException.class, SkuNotFoundException.class,
+        UnknownPaymentOrderException.class})
+    public Response notFound(RuntimeException exception) {
+        return respond(Problem.of(ProblemType.NOT_FOUND, "No such resource exists for this tenant."));
+    }
+
+    /** A line asks for more than is available. */
+    @ServerExceptionMapper
+    public Response insufficientStock(InsufficientStockException exception) {
+        return respond(Problem.of(ProblemType.INSUFFICIENT_STOCK,
+                "SKU " + exception.sku() + " has " + exception.available() + " available, "
+                    + exception.requested() + " requested.")
+            .with("sku", exception.sku())
+            .with("requested", exception.requested())
+            .with("available", exception.available()));
+    }
+
+    /** The order currency differs from a SKU's price currency. */
+    @ServerExceptionMapper
+    public Response currencyMismatch(CurrencyMismatchException exception) {
+        return respond(Problem.of(ProblemType.CURRENCY_MISMATCH,
+                "SKU " + exception.sku() + " is priced in " + exception.priceCurrency() + ".")
+            .with("sku", exception.sku())
+            .with("priceCurrency", exception.priceCurrency()));
+    }
+
+    /** The payment provider declined. */
+    @ServerExceptionMapper
+    public Response paymentDeclined(PaymentDeclinedException exception) {
+        return respond(Problem.of(ProblemType.PAYMENT_DECLINED, "The payment token was declined."));
+    }
+
+    /** Redis down, stalled or refusing writes. */
+    @ServerExceptionMapper
+    public Response storeUnavailable(StoreUnavailableException exception) {
+        LOG.warnf("data store unavailable during %s", exception.operation());
+        return Response.fromResponse(respond(Problem.of(ProblemType.STORE_UNAVAILABLE,
+                "The data store did not answer in time; nothing was changed by this attempt.")))
+            .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
+            .build();
+    }
+
+    /** Everything else: a generic 500 with an incident id that the log line carries too. */
+    @ServerExceptionMapper
+    public Response unexpected(Throwable exception) {
+        String incident = UUID.randomUUID().toString();
+        LOG.errorf("unexpected failure, incident %s", incident);
+        return respond(Problem.of(ProblemType.INTERNAL_ERROR, "Something went wrong on our side.")
+            .with("incident", incident));
+    }
+
+    private Response invalid(List<Violation> violations) {
+        violations.forEach(recorder::record);
+        return respond(Problem.invalid(violations));
+    }
+
+    /** Builds the response with the problem media type. */
+    public static Response respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+
+    private static String detailOf(ProblemType type) {
+        return switch (type) {
+            case PAYLOAD_TOO_LARGE -> "The request body exceeds the size limit.";
+            case UNSUPPORTED_MEDIA_TYPE -> "Send the body as application/json.";
+            case METHOD_NOT_ALLOWED -> "This method is not supported on this resource.";
+            case NOT_ACCEPTABLE -> "This resource answers application/json only.";
+            default -> "No such resource exists.";
+        };
+    }
+
+    private static Violation violationOf(JsonProcessingException exception) {
+        if (exception instanceof UnrecognizedPropertyException unknown) {
+            return new Violation(pathOf(unknown.getPath()), "unknown field", "UnknownField");
+        }
+        if (exception instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            return new Violation(pathOf(mapping.getPath()), "wrong type or value", "Type");
+        }
+        if (exception.getProcessor() instanceof JsonParser parser) {
+            String message = exception.getOriginalMessage() != null
+                && exception.getOriginalMessage().startsWith("Duplicate field") ? "duplicate field" : "malformed JSON";
+            return new Violation(pathOf(parser.getParsingContext()), message,
+                "duplicate field".equals(message) ? "DuplicateField" : "Syntax");
+        }
+        return new Violation("$", "malformed JSON", "Syntax");
+    }
+
+    private static String pathOf(List<JsonMappingException.Reference> references) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference reference : references) {
+            if (reference.getFieldName() != null) {
+                if (path.length() > 0) {
+                    path.append('.');
+                }
+                path.append(reference.getFieldName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.length() == 0 ? "$" : path.toString();
+    }
+
+    private static String pathOf(JsonStreamContext context) {
+        LinkedList<String> parts = new LinkedList<>();
+        for (JsonStreamContext current = context; current != null && !current.inRoot();
+             current = current.getParent()) {
+            if (current.inArray()) {
+                parts.addFirst("[" + Math.max(current.getCurrentIndex(), 0) + "]");
+            } else if (current.getCurrentName() != null) {
+                parts.addFirst("." + current.getCurrentName());
+            }
+        }
+        String path = String.join("", parts);
+        return path.isEmpty() ? "$" : path.startsWith(".") ? path.substring(1) : path;
+    }
+
+    /** JSON path of a bean-validation property path, without the method and parameter nodes of bodies. */
+    static String fieldOf(Path path) {
+        StringBuilder field = new StringBuilder();
+        String parameter = null;
+        for (Path.Node node : path) {
+            ElementKind kind = node.getKind();
+            if (kind == ElementKind.METHOD) {
+                continue;
+            }
+            if (kind == ElementKind.PARAMETER) {
+                parameter = node.getName();
+                continue;
+            }
+            if (node.isInIterable() && node.getIndex() != null) {
+                field.append('[').append(node.getIndex()).append(']');
+            }
+            if (kind == ElementKind.PROPERTY) {
+                if (field.length() > 0) {
+                    field.append('.');
+                }
+                field.append(node.getName());
+            }
+        }
+        if (field.length() == 0) {
+            return parameter == null ? "$" : parameter;
+        }
+        return field.toString();
+    }
+}

@@ -1,0 +1,62 @@
+package io.ghostguard.problem;
+
+import java.net.URI;
+
+/** Every problem type the API answers with; the URIs are stable and documented in the README. */
+public enum ProblemType {
+    /** Body or parameters break the schema; {@code violations} names every offending field. */
+    INVALID_REQUEST("invalid-request", "Request is not valid", 400),
+    /** No such resource for this tenant. */
+    NOT_FOUND("not-found", "Resource not found", 404),
+    /** The HTTP method is not supported on this path. */
+    METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
+    /** No representation matches the Accept header. */
+    NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
+    /** The body is larger than the configured limit. */
+    PAYLOAD_TOO_LARGE("payload-too-large", "Request body too large", 413),
+    /** The body is not {@code application/json}. */
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    /** The payment provider declined the token. */
+    PAYMENT_DECLINED("payment-declined", "Payment declined", 402),
+    /** A line asks for more than is available. */
+    INSUFFICIENT_STOCK("insufficient-stock", "Insufficient stock", 409),
+    /** The order currency differs from a SKU's price currency. */
+    CURRENCY_MISMATCH("currency-mismatch", "Currency mismatch", 422),
+    /** The data store cannot answer right now; retry after {@code Retry-After}. */
+    STORE_UNAVAILABLE("store-unavailable", "Service temporarily unavailable", 503),
+    /** Anything unexpected; the response carries an incident id that the logs carry too. */
+    INTERNAL_ERROR("internal-error", "Internal error", 500);
+
+    /** Base of every problem type URI. */
+    public static final String BASE = "https://ghostguard.io/problems/";
+
+    private final String slug;
+    private final String title;
+    private final int status;
+
+    ProblemType(String slug, String title, int status) {
+        this.slug = slug;
+        this.title = title;
+        this.status = status;
+    }
+
+    /** The absolute type URI. */
+    public URI uri() {
+        return URI.create(BASE + slug);
+    }
+
+    /** The last path segment of the type URI. */
+    public String slug() {
+        return slug;
+    }
+
+    /** Short human-readable summary, the same for every occurrence. */
+    public String title() {
+        return title;
+    }
+
+    /** HTTP status code. */
+    public int status() {
+        return status;
+    }
+}

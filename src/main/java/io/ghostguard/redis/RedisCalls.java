@@ -1,0 +1,51 @@
+package io.ghostguard.redis;
+
+import io.ghostguard.config.OrdersConfig;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+
+/**
+ * Puts one deadline on every Redis round trip, so that a stalled server yields a bounded failure instead
+ * of a hung request, and turns every Redis failure into {@link StoreUnavailableException}.
+ */
+@ApplicationScoped
+public class RedisCalls {
+
+    private final Duration timeout;
+
+    /** Reads the command timeout from configuration. */
+    public RedisCalls(OrdersConfig config) {
+        this.timeout = config.redis().commandTimeout();
+    }
+
+    /** Applies the deadline and the failure translation to one call. */
+    public <T> Uni<T> guard(String operation, Uni<T> call) {
+        return call.ifNoItem().after(timeout).fail()
+            .onFailure(failure -> !(failure instanceof StoreUnavailableException))
+            .transform(failure -> new StoreUnavailableException(operation, failure));
+    }
+
+    /**
+     * Runs {@code WAIT replicas timeout} so that an acknowledged write survives the loss of the primary;
+     * fewer acknowledgements than asked for fail the call like any other store failure.
+     */
+    public Uni<Void> awaitReplicas(ReactiveRedisDataSource redis, int replicas, Duration ackTimeout) {
+        Uni<Void> wait = redis.execute("WAIT", Integer.toString(replicas), Long.toString(ackTimeout.toMillis()))
+            .invoke(acks -> {
+                if (acks.toInteger() < replicas) {
+                    throw new StoreUnavailableException("replica-wait", null);
+                }
+            })
+            .replaceWithVoid();
+        return wait.ifNoItem().after(timeout.plus(ackTimeout)).fail()
+            .onFailure(failure -> !(failure instanceof StoreUnavailableException))
+            .transform(failure -> new StoreUnavailableException("replica-wait", failure));
+    }
+
+    /** The deadline of one call. */
+    public Duration timeout() {
+        return timeout;
+    }
+}

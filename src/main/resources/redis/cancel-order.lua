@@ -1,0 +1,25 @@
+-- Cancels one order atomically: flips CONFIRMED to CANCELLED, restocks every line and appends one
+-- REFUND to the ledger. A second cancellation finds CANCELLED and changes nothing, so a refund
+-- can never be paid twice.
+--
+-- KEYS[1] order record  order:{t}:<orderId>   KEYS[2] ledger  ledger:{t}:<orderId>
+-- KEYS[3..] inventory   inv:{t}:<sku>, one per order line in the order's line order
+-- ARGV[1] refund ledger entry id  ARGV[2] refund time (ISO-8601)
+-- Returns {'cancelled', orderJson} | {'unchanged', orderJson} | {'missing'}
+
+local raw = redis.call('GET', KEYS[1])
+if not raw then return {'missing'} end
+local order = cjson.decode(raw)
+if order.status ~= 'CONFIRMED' then return {'unchanged', raw} end
+
+for i, line in ipairs(order.lines) do
+  redis.call('HINCRBY', KEYS[2 + i], 'available', line.quantity)
+end
+order.status = 'CANCELLED'
+local updated = cjson.encode(order)
+redis.call('SET', KEYS[1], updated)
+redis.call('RPUSH', KEYS[2], cjson.encode({
+  id = ARGV[1], orderId = order.id, type = 'REFUND', amount = order.total, currency = order.currency,
+  createdAt = ARGV[2]
+}))
+return {'cancelled', updated}

@@ -1,0 +1,67 @@
+-- Places one order atomically: natural-key lookup, stock check of every line, stock decrement,
+-- order record, tenant and customer index entries and the ledger CHARGE, all or nothing.
+-- Every key shares the tenant hash tag {t:<tenant>}, so the script runs on one cluster slot.
+--
+-- KEYS[1] order record        order:{t}:<orderId>            (string, JSON)
+-- KEYS[2] ledger of the order  ledger:{t}:<orderId>           (list of JSON entries)
+-- KEYS[3] tenant index         orders:{t}:all                 (zset, score = sequence)
+-- KEYS[4] customer index       orders:{t}:customer:<id>       (zset, score = sequence)
+-- KEYS[5] tenant sequence      seq:{t}:orders                 (counter)
+-- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string -> orderId; only read when ARGV[7] == '1')
+-- KEYS[7] client reference key   cref:{t}:<clientReference>   (string -> orderId; only read when ARGV[5] ~= '')
+-- KEYS[8..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency), one per line
+-- ARGV[1] orderId  ARGV[2] customerId  ARGV[3] currency  ARGV[4] paymentId  ARGV[5] clientReference or ''
+-- ARGV[6] createdAt (ISO-8601)  ARGV[7] '1' when an operation key is given  ARGV[8] ledger entry id
+-- ARGV[9..] quantities, one per inventory key, in the same order
+-- Returns {'created', orderJson} | {'existing', orderId} | {'insufficient', sku, requested, available}
+--       | {'currency', sku, currency}
+
+if ARGV[7] == '1' then
+  local existing = redis.call('GET', KEYS[6])
+  if existing then return {'existing', existing} end
+end
+if ARGV[5] ~= '' then
+  local existing = redis.call('GET', KEYS[7])
+  if existing then return {'existing', existing} end
+end
+
+local lineCount = #KEYS - 7
+local lines = {}
+local total = 0
+for i = 1, lineCount do
+  local invKey = KEYS[7 + i]
+  local sku = string.match(invKey, ':([^:]*)$')
+  local qty = tonumber(ARGV[8 + i])
+  local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency')
+  local available = tonumber(stock[1]) or 0
+  if stock[1] == false or available < qty then
+    return {'insufficient', sku, tostring(qty), tostring(available)}
+  end
+  if stock[3] ~= ARGV[3] then
+    return {'currency', sku, stock[3]}
+  end
+  local unitPrice = tonumber(stock[2])
+  lines[i] = {sku = sku, quantity = qty, unitPrice = unitPrice, lineTotal = unitPrice * qty}
+  total = total + unitPrice * qty
+end
+
+for i = 1, lineCount do
+  redis.call('HINCRBY', KEYS[7 + i], 'available', -lines[i].quantity)
+end
+
+local clientReference = cjson.null
+if ARGV[5] ~= '' then clientReference = ARGV[5] end
+local order = cjson.encode({
+  id = ARGV[1], status = 'CONFIRMED', customerId = ARGV[2], lines = lines, total = total,
+  currency = ARGV[3], paymentId = ARGV[4], clientReference = clientReference, createdAt = ARGV[6]
+})
+redis.call('SET', KEYS[1], order)
+redis.call('RPUSH', KEYS[2], cjson.encode({
+  id = ARGV[8], orderId = ARGV[1], type = 'CHARGE', amount = total, currency = ARGV[3], createdAt = ARGV[6]
+}))
+local seq = redis.call('INCR', KEYS[5])
+redis.call('ZADD', KEYS[3], seq, ARGV[1])
+redis.call('ZADD', KEYS[4], seq, ARGV[1])
+if ARGV[7] == '1' then redis.call('SET', KEYS[6], ARGV[1]) end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[7], ARGV[1]) end
+return {'created', order}

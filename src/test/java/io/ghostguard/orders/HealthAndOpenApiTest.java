@@ -1,0 +1,47 @@
+package io.ghostguard.orders;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+
+import io.ghostguard.support.RedisTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+class HealthAndOpenApiTest {
+
+    @Test
+    void readinessFollowsRedis() {
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        RedisTestResource.server().stop();
+        try {
+            given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
+            given().get("/q/health/live").then().statusCode(200);
+            given().get("/api/v1/inventory/any").then().statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", notNullValue())
+                .body(org.hamcrest.Matchers.not(containsString("Connection refused")));
+        } finally {
+            RedisTestResource.server().start();
+        }
+        given().get("/q/health/ready").then().statusCode(200);
+    }
+
+    @Test
+    void openApiDescribesEveryEndpoint() {
+        given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+            .body("paths.'/api/v1/orders'.post.responses.'409'", notNullValue())
+            .body("paths.'/api/v1/orders'.post.responses.'402'", notNullValue())
+            .body("paths.'/api/v1/orders'.get", notNullValue())
+            .body("paths.'/api/v1/orders/{id}'.get", notNullValue())
+            .body("paths.'/api/v1/orders/{id}/cancellation'.post", notNullValue())
+            .body("paths.'/api/v1/inventory/{sku}'.get", notNullValue())
+            .body("paths.'/api/v1/inventory/{sku}'.put", notNullValue())
+            .body("paths.'/api/v1/payments'.get", notNullValue())
+            .body("components.schemas.PlaceOrderRequest", notNullValue());
+    }
+}

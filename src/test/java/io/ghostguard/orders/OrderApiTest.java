@@ -1,0 +1,218 @@
+package io.ghostguard.orders;
+
+import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.json;
+import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.place;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.RedisTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+class OrderApiTest {
+
+    @Test
+    void placedOrderIsPricedFromStockAndChargedOnce() {
+        String sku = unique("mug");
+        stock(sku, 10, 1250);
+        String customer = unique("cust");
+
+        Response placed = place(customer, sku, 3);
+        placed.then().statusCode(201)
+            .header("Location", endsWith("/api/v1/orders/" + placed.jsonPath().getString("id")))
+            .body("status", equalTo("CONFIRMED"))
+            .body("customerId", equalTo(customer))
+            .body("items[0].sku", equalTo(sku))
+            .body("items[0].quantity", equalTo(3))
+            .body("items[0].unitPrice", equalTo(1250))
+            .body("items[0].lineTotal", equalTo(3750))
+            .body("total", equalTo(3750))
+            .body("currency", equalTo("EUR"))
+            .body("paymentId", startsWith("pay_"))
+            .body("clientReference", nullValue())
+            .body("createdAt", notNullValue());
+        String id = placed.jsonPath().getString("id");
+
+        assertEquals(7, available(sku));
+        given().get("/api/v1/orders/" + id).then().statusCode(200).body("id", equalTo(id)).body("total", equalTo(3750));
+        given().queryParam("orderId", id).get("/api/v1/payments").then().statusCode(200)
+            .body("items", hasSize(1))
+            .body("items[0].type", equalTo("CHARGE"))
+            .body("items[0].amount", equalTo(3750))
+            .body("items[0].orderId", equalTo(id))
+            .body("nextCursor", nullValue());
+    }
+
+    @Test
+    void insufficientStockIsRejectedAndChangesNothing() {
+        String sku = unique("lamp");
+        stock(sku, 2, 500);
+        place(unique("cust"), sku, 3).then().statusCode(409)
+            .contentType("application/problem+json")
+            .body("type", endsWith("/insufficient-stock"))
+            .body("sku", equalTo(sku))
+            .body("available", equalTo(2));
+        assertEquals(2, available(sku));
+    }
+
+    @Test
+    void unknownSkuIsInsufficientStock() {
+        place(unique("cust"), unique("ghost"), 1).then().statusCode(409).body("type", endsWith("/insufficient-stock"));
+    }
+
+    @Test
+    void multiLineOrderIsAllOrNothing() {
+        String plenty = unique("plenty");
+        String scarce = unique("scarce");
+        stock(plenty, 10, 100);
+        stock(scarce, 1, 100);
+        json().body("{\"customerId\":\"c1\",\"items\":[{\"sku\":\"" + plenty + "\",\"quantity\":5},{\"sku\":\""
+                + scarce + "\",\"quantity\":2}],\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}")
+            .post("/api/v1/orders").then().statusCode(409).body("sku", equalTo(scarce));
+        assertEquals(10, available(plenty));
+        assertEquals(1, available(scarce));
+    }
+
+    @Test
+    void declinedPaymentLeavesStockAndLedgerUntouched() {
+        String sku = unique("chair");
+        String customer = unique("cust");
+        stock(sku, 5, 900);
+        json().body(orderBody(customer, sku, 1, "tok_declined")).post("/api/v1/orders")
+            .then().statusCode(402).body("type", endsWith("/payment-declined"));
+        assertEquals(5, available(sku));
+        given().queryParam("customerId", customer).get("/api/v1/orders").then().statusCode(200).body("items", hasSize(0));
+    }
+
+    @Test
+    void currencyMismatchIsRejected() {
+        String sku = unique("usd");
+        given().contentType("application/json").body("{\"available\":3,\"unitPrice\":10,\"currency\":\"USD\"}")
+            .put("/api/v1/inventory/" + sku).then().statusCode(200);
+        place(unique("cust"), sku, 1).then().statusCode(422).body("type", endsWith("/currency-mismatch"));
+        assertEquals(3, available(sku));
+    }
+
+    @Test
+    void cancellationRestocksAndRefundsExactlyOnce() {
+        String sku = unique("desk");
+        stock(sku, 4, 2000);
+        String id = place(unique("cust"), sku, 3).then().statusCode(201).extract().jsonPath().getString("id");
+        assertEquals(1, available(sku));
+
+        json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200).body("status", equalTo("CANCELLED"));
+        json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200).body("status", equalTo("CANCELLED"));
+
+        assertEquals(4, available(sku));
+        given().queryParam("orderId", id).get("/api/v1/payments").then().statusCode(200)
+            .body("items", hasSize(2))
+            .body("items[1].type", equalTo("REFUND"))
+            .body("items[1].amount", equalTo(6000));
+    }
+
+    @Test
+    void cancellingAnUnknownOrderIs404() {
+        json().post("/api/v1/orders/ord_missing/cancellation").then().statusCode(404).body("type", endsWith("/not-found"));
+    }
+
+    @Test
+    void clientReferenceIsANaturalKey() {
+        String sku = unique("book");
+        stock(sku, 10, 300);
+        String reference = unique("ref");
+        String body = "{\"customerId\":\"c\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],"
+            + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\",\"clientReference\":\"" + reference + "\"}";
+        String first = json().body(body).post("/api/v1/orders").then().statusCode(201)
+            .body("clientReference", equalTo(reference)).extract().jsonPath().getString("id");
+        String second = json().body(body).post("/api/v1/orders").then().statusCode(200)
+            .extract().jsonPath().getString("id");
+        assertEquals(first, second);
+        assertEquals(9, available(sku));
+    }
+
+    @Test
+    void concurrentOrdersNeverOversell() throws Exception {
+        String sku = unique("hot");
+        int stock = 7;
+        int buyers = 24;
+        stock(sku, stock, 100);
+        List<Thread> threads = new ArrayList<>();
+        List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        for (int i = 0; i < buyers; i++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                statuses.add(place(unique("cust"), sku, 1).statusCode());
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(30_000);
+        }
+        assertEquals(buyers, statuses.size());
+        assertEquals(stock, statuses.stream().filter(s -> s == 201).count());
+        assertEquals(buyers - stock, statuses.stream().filter(s -> s == 409).count());
+        assertEquals(0, available(sku));
+    }
+
+    @Test
+    void listIsNewestFirstWithCursorPaging() {
+        String sku = unique("pen");
+        stock(sku, 50, 10);
+        String customer = unique("pager");
+        List<String> placed = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            placed.add(place(customer, sku, 1).then().statusCode(201).extract().jsonPath().getString("id"));
+        }
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            var request = given().queryParam("customerId", customer).queryParam("limit", 2);
+            if (cursor != null) {
+                request.queryParam("cursor", cursor);
+            }
+            var page = request.get("/api/v1/orders").then().statusCode(200).extract().jsonPath();
+            seen.addAll(page.getList("items.id", String.class));
+            cursor = page.getString("nextCursor");
+            pages++;
+        } while (cursor != null && pages < 10);
+        assertEquals(3, pages);
+        List<String> newestFirst = new ArrayList<>(placed);
+        java.util.Collections.reverse(newestFirst);
+        assertEquals(newestFirst, seen);
+        Set<String> unique = new HashSet<>(seen);
+        assertTrue(unique.size() == 5);
+    }
+
+    @Test
+    void forgedCursorIsRejected() {
+        given().queryParam("cursor", "bm90LW91cnM").get("/api/v1/orders").then().statusCode(400)
+            .body("violations[0].field", equalTo("cursor"));
+    }
+}

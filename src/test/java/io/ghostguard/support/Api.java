@@ -1,0 +1,49 @@
+package io.ghostguard.support;
+
+import static io.restassured.RestAssured.given;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.util.UUID;
+
+/** Small request helpers shared by the HTTP tests. */
+public final class Api {
+
+    private Api() {
+    }
+
+    /** A fresh id, safe as SKU, customer id or reference. */
+    public static String unique(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 12);
+    }
+
+    /** A JSON request with an Idempotency-Key that is new every call. */
+    public static RequestSpecification json() {
+        return given().contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString());
+    }
+
+    /** Sets stock and price of a SKU in EUR. */
+    public static void stock(String sku, long available, long unitPrice) {
+        given().contentType(ContentType.JSON)
+            .body("{\"available\":" + available + ",\"unitPrice\":" + unitPrice + ",\"currency\":\"EUR\"}")
+            .put("/api/v1/inventory/" + sku)
+            .then().statusCode(200);
+    }
+
+    /** The JSON body of a one-line order. */
+    public static String orderBody(String customer, String sku, int quantity, String token) {
+        return "{\"customerId\":\"" + customer + "\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":" + quantity
+            + "}],\"currency\":\"EUR\",\"paymentToken\":\"" + token + "\"}";
+    }
+
+    /** Places a one-line order with a fresh idempotency key. */
+    public static Response place(String customer, String sku, int quantity) {
+        return json().body(orderBody(customer, sku, quantity, "tok_ok")).post("/api/v1/orders");
+    }
+
+    /** Available quantity of a SKU. */
+    public static long available(String sku) {
+        return given().get("/api/v1/inventory/" + sku).then().statusCode(200).extract().jsonPath().getLong("available");
+    }
+}
