@@ -3,6 +3,8 @@ package io.ghostguard.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 
 /** All settings of the order service under the {@code orders.} prefix. */
 @ConfigMapping(prefix = "orders")
@@ -16,6 +18,9 @@ public interface OrdersConfig {
 
     /** Listing settings. */
     PagingConfig paging();
+
+    /** Idempotency defaults and per-endpoint overrides. */
+    IdempotencyConfig idempotency();
 
     /** How a request finds its tenant until an authentication mechanism provides one. */
     interface TenantConfig {
@@ -48,5 +53,53 @@ public interface OrdersConfig {
         /** Largest {@code limit} a caller may ask for; default 100. */
         @WithDefault("100")
         int maxLimit();
+    }
+
+    /** What happens when the idempotency store cannot be reached. */
+    enum StoreFailureMode {
+        /** Answer 503 idempotency-store-unavailable with Retry-After; nothing is executed. */
+        FAIL_CLOSED,
+        /** Execute without duplicate protection; counted and logged. */
+        FAIL_OPEN
+    }
+
+    /** Global idempotency defaults; each can be overridden per endpoint under {@code endpoints.<name>}. */
+    interface IdempotencyConfig {
+        /** How long a final response is kept for replay; default 10 minutes. */
+        @WithDefault("PT10M")
+        Duration retention();
+
+        /** How long a claim protects an execution before another request may take over; default 30 s. */
+        @WithDefault("PT30S")
+        Duration lease();
+
+        /** How long a duplicate waits for the first request's result before 409; default 2 s. */
+        @WithDefault("PT2S")
+        Duration inFlightWait();
+
+        /** Behaviour when Redis is unavailable: {@code fail-closed} (default) or {@code fail-open}. */
+        @WithDefault("fail-closed")
+        StoreFailureMode onStoreFailure();
+
+        /** Per-endpoint overrides keyed by endpoint name (for example {@code place-order}). */
+        Map<String, EndpointOverride> endpoints();
+    }
+
+    /** Overrides of one endpoint; absent values fall back to the global defaults. */
+    interface EndpointOverride {
+        /** Whether the endpoint requires and enforces Idempotency-Key; default true. */
+        Optional<Boolean> enabled();
+
+        /** Retention of stored responses for this endpoint. */
+        Optional<Duration> retention();
+
+        /** Claim lease for this endpoint. */
+        Optional<Duration> lease();
+
+        /** In-flight wait for this endpoint. */
+        Optional<Duration> inFlightWait();
+
+        /** Store failure behaviour for this endpoint. */
+        Optional<StoreFailureMode> onStoreFailure();
     }
 }

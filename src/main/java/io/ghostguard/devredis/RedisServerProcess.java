@@ -94,6 +94,29 @@ public final class RedisServerProcess implements AutoCloseable {
         process = null;
     }
 
+    /** Freezes the process (SIGSTOP): connections stay open but nothing is answered, like a stalled server. */
+    public synchronized void pause() {
+        signal("-STOP");
+    }
+
+    /** Thaws a process frozen by {@link #pause()}. */
+    public synchronized void resume() {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill " + signal + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         stop();

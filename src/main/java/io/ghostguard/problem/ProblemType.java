@@ -24,6 +24,16 @@ public enum ProblemType {
     CURRENCY_MISMATCH("currency-mismatch", "Currency mismatch", 422),
     /** The data store cannot answer right now; retry after {@code Retry-After}. */
     STORE_UNAVAILABLE("store-unavailable", "Service temporarily unavailable", 503),
+    /** A state-changing request came without Idempotency-Key. */
+    IDEMPOTENCY_KEY_MISSING("idempotency-key-missing", "Idempotency-Key header is required", 400),
+    /** The Idempotency-Key is malformed, or it and X-Idempotency-Key differ. */
+    IDEMPOTENCY_KEY_INVALID("idempotency-key-invalid", "Idempotency-Key header is not valid", 400),
+    /** The key was used before with another request (method, path or body differ). */
+    IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused with a different request", 422),
+    /** The first request with this key is still running; retry after {@code Retry-After}. */
+    IDEMPOTENCY_REQUEST_IN_PROGRESS("idempotency-request-in-progress", "A request with this key is in progress", 409),
+    /** The idempotency store is unavailable and the endpoint fails closed; nothing was executed. */
+    IDEMPOTENCY_STORE_UNAVAILABLE("idempotency-store-unavailable", "Idempotency store unavailable", 503),
     /** Anything unexpected; the response carries an incident id that the logs carry too. */
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 

@@ -3,6 +3,8 @@ package io.ghostguard.orders.api;
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.idempotency.Idempotent;
+import io.ghostguard.idempotency.OperationContext;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
 import io.ghostguard.problem.InvalidInputException;
@@ -38,12 +40,15 @@ public class OrderResource {
     private final OrderService orders;
     private final IdentityResolver identities;
     private final OrdersConfig config;
+    private final OperationContext operation;
 
     /** Wires the use cases. */
-    public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config) {
+    public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config,
+                         OperationContext operation) {
         this.orders = orders;
         this.identities = identities;
         this.config = config;
+        this.operation = operation;
     }
 
     /** Places and pays an order in one atomic step. */
@@ -59,9 +64,11 @@ public class OrderResource {
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
     @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency")
+    @Idempotent("place-order")
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request, UriInfo uri) {
+        String operationKey = operation.operationKey();
         return identities.current()
-            .flatMap(caller -> orders.place(caller.tenant(), request.toCommand(), null))
+            .flatMap(caller -> orders.place(caller.tenant(), request.toCommand(), operationKey))
             .map(placement -> placed(placement, uri));
     }
 
@@ -112,6 +119,7 @@ public class OrderResource {
         + "Cancelling a cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
+    @Idempotent("cancel-order")
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
         return identities.current()

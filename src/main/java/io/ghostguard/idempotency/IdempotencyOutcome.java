@@ -1,0 +1,32 @@
+package io.ghostguard.idempotency;
+
+/** How the idempotency layer decided a request: the closed set of {@code outcome} label values. */
+public enum IdempotencyOutcome {
+    /** First request with this key: claimed and executed. */
+    EXECUTED("executed"),
+    /** Stored response returned; the domain was not touched. */
+    REPLAYED("replayed"),
+    /** Same key, different request: 422. */
+    KEY_REUSED("key_reused"),
+    /** Same key still executing after the wait: 409. */
+    IN_PROGRESS("in_progress"),
+    /** No key: 400. */
+    KEY_MISSING("key_missing"),
+    /** Malformed key: 400. */
+    KEY_INVALID("key_invalid"),
+    /** Store down and the endpoint fails closed: 503. */
+    STORE_UNAVAILABLE("store_unavailable"),
+    /** Store down and the endpoint fails open: executed without protection. */
+    FAIL_OPEN("fail_open");
+
+    private final String label;
+
+    IdempotencyOutcome(String label) {
+        this.label = label;
+    }
+
+    /** The metric label and span attribute value. */
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,50 @@
+package io.ghostguard.idempotency;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class FingerprintTest {
+
+    private static String of(String body) {
+        return Fingerprint.of("POST", "/api/v1/orders", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void keyOrderAndWhitespaceDoNotMatter() {
+        assertEquals(of("{\"a\":1,\"b\":{\"y\":[1,2],\"x\":\"s\"}}"),
+            of(" {\n  \"b\" : { \"x\" : \"s\", \"y\" : [ 1, 2 ] },\n  \"a\" : 1\n}\n"));
+    }
+
+    @Test
+    void canonicalFormSortsNestedKeys() {
+        assertArrayEquals("{\"a\":[{\"c\":1,\"d\":2}],\"b\":null}".getBytes(StandardCharsets.UTF_8),
+            Fingerprint.canonical("{\"b\":null,\"a\":[{\"d\":2,\"c\":1}]}".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void valuesArrayOrderAndNumberSpellingMatter() {
+        assertNotEquals(of("{\"a\":1}"), of("{\"a\":2}"));
+        assertNotEquals(of("{\"a\":[1,2]}"), of("{\"a\":[2,1]}"));
+        assertNotEquals(of("{\"a\":1}"), of("{\"a\":1.0}"));
+        assertNotEquals(of("{\"a\":\"1\"}"), of("{\"a\":1}"));
+    }
+
+    @Test
+    void methodAndPathMatter() {
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        assertNotEquals(Fingerprint.of("POST", "/api/v1/orders/a/cancellation", body),
+            Fingerprint.of("POST", "/api/v1/orders/b/cancellation", body));
+        assertNotEquals(Fingerprint.of("POST", "/x", body), Fingerprint.of("PATCH", "/x", body));
+    }
+
+    @Test
+    void nonJsonBodiesHashTheirBytes() {
+        assertEquals(of("not json"), of("not json"));
+        assertNotEquals(of("not json"), of("not json "));
+        assertEquals(of(""), Fingerprint.of("POST", "/api/v1/orders", null));
+    }
+}

@@ -1,0 +1,182 @@
+package io.ghostguard.idempotency;
+
+import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.orders.OrderItem;
+import io.ghostguard.orders.OrderService;
+import io.ghostguard.orders.PlaceOrder;
+import io.ghostguard.orders.Placement;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.tenant.TenantId;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(IdempotencyTestProfile.class)
+@QuarkusTestResource(RedisTestResource.class)
+class IdempotencyFaultTest {
+
+    private static final String ORDERS = "/api/v1/orders";
+
+    @Inject
+    IdempotencyStore store;
+
+    @Inject
+    OrderService orders;
+
+    @Inject
+    MeterRegistry registry;
+
+    private static RequestSpecification withKey(String key) {
+        return given().contentType("application/json").header("Idempotency-Key", key);
+    }
+
+    @Test
+    void staleOwnerCanNeitherCommitNorRelease() throws InterruptedException {
+        String key = "idem:{t:default}:" + unique("fenced");
+        Duration shortLease = Duration.ofMillis(150);
+        assertTrue(store.claim(key, "owner-a", "fp", shortLease).await().indefinitely().isEmpty());
+        Thread.sleep(shortLease.toMillis() + 100);
+        assertTrue(store.claim(key, "owner-b", "fp", Duration.ofSeconds(30)).await().indefinitely().isEmpty(),
+            "after the lease another request may claim");
+
+        IdempotencyRecord stale = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"stale\":true}");
+        assertFalse(store.commit(key, "owner-a", stale, Duration.ofMinutes(1)).await().indefinitely());
+        assertFalse(store.release(key, "owner-a").await().indefinitely());
+        Optional<IdempotencyRecord> held = store.claim(key, "owner-c", "fp", Duration.ofSeconds(30))
+            .await().indefinitely();
+        assertEquals("owner-b", held.orElseThrow().owner());
+
+        IdempotencyRecord fresh = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"fresh\":true}");
+        assertTrue(store.commit(key, "owner-b", fresh, Duration.ofMinutes(1)).await().indefinitely());
+        assertFalse(store.release(key, "owner-b").await().indefinitely(), "a stored response is not released");
+        assertEquals("{\"fresh\":true}", store.claim(key, "owner-d", "fp", Duration.ofSeconds(30))
+            .await().indefinitely().orElseThrow().body());
+    }
+
+    @Test
+    void crashBetweenOrderCommitAndResponseStoreYieldsTheSameOrder() throws InterruptedException {
+        String sku = unique("crash");
+        stock(sku, 10, 400);
+        String key = unique("key");
+        String body = orderBody("c-crash", sku, 2, "tok_ok");
+        String hash = IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
+        // The first attempt: claimed, order committed by the domain, then the process died before storing.
+        PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
+        Placement first = orders.place(new TenantId("default"), command, hash).await().indefinitely();
+        String storageKey = "idem:{t:default}:" + hash;
+        assertTrue(store.claim(storageKey, "crashed-owner", "fp-irrelevant", Duration.ofMillis(300))
+            .await().indefinitely().isEmpty());
+
+        // The agent retries after the lease: it executes again, and the natural key returns the same order.
+        awaitExpiry(storageKey);
+        withKey(key).body(body).post(ORDERS).then().statusCode(200).body("id", equalTo(first.order().id()));
+        withKey(key).body(body).post(ORDERS).then().statusCode(200)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(first.order().id()));
+        assertEquals(8, available(sku));
+        given().queryParam("orderId", first.order().id()).get("/api/v1/payments").then().statusCode(200)
+            .body("items", hasSize(1));
+    }
+
+    @Test
+    void redisDownFailsClosedThenRecovers() {
+        String sku = unique("down");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String body = orderBody("c1", sku, 1, "tok_ok");
+        RedisTestResource.server().stop();
+        try {
+            withKey(key).body(body).post(ORDERS).then().statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", notNullValue())
+                .body("type", endsWith("/idempotency-store-unavailable"))
+                .body(not(containsString("Connection refused")));
+        } finally {
+            RedisTestResource.server().start();
+        }
+        // The restarted server lost everything (no persistence in tests): stock again, then retry the same key.
+        stock(sku, 10, 100);
+        withKey(key).body(body).post(ORDERS).then().statusCode(201);
+        assertEquals(9, available(sku));
+    }
+
+    @Test
+    void stalledRedisYields503WithinTheDeadline() {
+        String sku = unique("stall");
+        stock(sku, 10, 100);
+        RedisTestResource.server().pause();
+        long elapsedMillis;
+        try {
+            long started = System.nanoTime();
+            withKey(unique("key")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(503)
+                .header("Retry-After", notNullValue())
+                .body("type", endsWith("/idempotency-store-unavailable"));
+            elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+        } finally {
+            RedisTestResource.server().resume();
+        }
+        assertTrue(elapsedMillis < 10 * IdempotencyTestProfile.COMMAND_TIMEOUT.toMillis(),
+            "a stalled store must not hang the request; took " + elapsedMillis + " ms");
+        assertEquals(10, available(sku));
+    }
+
+    @Test
+    void failOpenEndpointExecutesUnprotectedAndIsCounted() {
+        String sku = unique("open");
+        stock(sku, 10, 100);
+        String id = withKey(unique("key")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then()
+            .statusCode(201).extract().jsonPath().getString("id");
+        double before = failOpenCount();
+        // Only the idempotency keys become unwritable (ACL), the domain keys keep working.
+        String denied = RedisTestResource.server().command("ACL", "SETUSER", "default", "resetkeys", "~inv:*",
+            "~order:*", "~orders:*", "~seq:*", "~ledger:*", "~opkey:*", "~cref:*");
+        assertEquals("+OK", denied);
+        try {
+            withKey(unique("key")).post(ORDERS + "/" + id + "/cancellation").then().statusCode(200)
+                .body("status", equalTo("CANCELLED"));
+            withKey(unique("key")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(503)
+                .body("type", endsWith("/idempotency-store-unavailable"));
+        } finally {
+            assertEquals("+OK", RedisTestResource.server().command("ACL", "SETUSER", "default", "allkeys"));
+        }
+        assertEquals(before + 1, failOpenCount());
+        assertEquals(10, available(sku));
+    }
+
+    private double failOpenCount() {
+        var counter = registry.find(IdempotencyFilters.METRIC).tag("outcome", "fail_open")
+            .tag("route", "/api/v1/orders/{id}/cancellation").counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private static void awaitExpiry(String storageKey) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!":0".equals(RedisTestResource.server().command("EXISTS", storageKey))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("lease did not expire");
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package io.ghostguard.idempotency;
+
+import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.HeaderTestAuthentication;
+import io.ghostguard.support.RedisTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(IdempotencyTestProfile.class)
+@QuarkusTestResource(RedisTestResource.class)
+class IdempotencyTest {
+
+    private static final String ORDERS = "/api/v1/orders";
+
+    private static RequestSpecification withKey(String key) {
+        return given().contentType("application/json").header("Idempotency-Key", key);
+    }
+
+    private static int charges(String orderId) {
+        return given().queryParam("orderId", orderId).get("/api/v1/payments").then().statusCode(200)
+            .extract().jsonPath().getList("items.findAll { it.type == 'CHARGE' }").size();
+    }
+
+    @Test
+    void replayedKeyReturnsStoredResponse() {
+        String sku = unique("replay");
+        stock(sku, 10, 700);
+        String key = unique("key");
+        String body = orderBody("c1", sku, 2, "tok_ok");
+
+        Response first = withKey(key).body(body).post(ORDERS);
+        first.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        stock(sku, 10, 999);
+        Response second = withKey(key).body(body).post(ORDERS);
+
+        second.then().statusCode(201)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true")
+            .header("Location", first.header("Location"))
+            .contentType("application/json");
+        assertEquals(first.asString(), second.asString());
+        assertEquals(10, available(sku), "a replay must not touch the domain");
+        assertEquals(1, charges(first.jsonPath().getString("id")));
+    }
+
+    @Test
+    void reorderedAndReformattedJsonIsTheSameRequest() {
+        String sku = unique("reorder");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String id = withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201)
+            .extract().jsonPath().getString("id");
+        String reordered = "{ \"paymentToken\" : \"tok_ok\",\n \"currency\":\"EUR\", \"items\" : [ { \"quantity\":1, "
+            + "\"sku\":\"" + sku + "\" } ], \"customerId\":\"c1\" }";
+        withKey(key).body(reordered).post(ORDERS).then().statusCode(201)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(id));
+        assertEquals(9, available(sku));
+    }
+
+    @Test
+    void sameKeyWithADifferentBodyIsRejected() {
+        String sku = unique("reuse");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201);
+        withKey(key).body(orderBody("c1", sku, 2, "tok_ok")).post(ORDERS).then().statusCode(422)
+            .contentType("application/problem+json")
+            .body("type", endsWith("/idempotency-key-reused"));
+        assertEquals(9, available(sku));
+    }
+
+    @Test
+    void keyHeadersAreRequiredAndValidated() {
+        String body = orderBody("c1", "any", 1, "tok_ok");
+        given().contentType("application/json").body(body).post(ORDERS).then().statusCode(400)
+            .contentType("application/problem+json").body("type", endsWith("/idempotency-key-missing"));
+        withKey("k".repeat(256)).body(body).post(ORDERS).then().statusCode(400)
+            .body("type", endsWith("/idempotency-key-invalid"));
+        withKey("two words").body(body).post(ORDERS).then().statusCode(400)
+            .body("type", endsWith("/idempotency-key-invalid"));
+        withKey("a").header("X-Idempotency-Key", "b").body(body).post(ORDERS).then().statusCode(400)
+            .body("type", endsWith("/idempotency-key-invalid"));
+        given().contentType("application/json").post(ORDERS + "/ord_x/cancellation").then().statusCode(400)
+            .body("type", endsWith("/idempotency-key-missing"));
+    }
+
+    @Test
+    void aliasAndQuotedKeysWork() {
+        String sku = unique("alias");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String body = orderBody("c1", sku, 1, "tok_ok");
+        String id = given().contentType("application/json").header("X-Idempotency-Key", key).body(body).post(ORDERS)
+            .then().statusCode(201).extract().jsonPath().getString("id");
+        withKey("\"" + key + "\"").body(body).post(ORDERS).then().statusCode(201)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(id));
+    }
+
+    @Test
+    void putNeedsNoKey() {
+        given().contentType("application/json").body("{\"available\":1,\"unitPrice\":1,\"currency\":\"EUR\"}")
+            .put("/api/v1/inventory/" + unique("put")).then().statusCode(200);
+    }
+
+    @Test
+    void businessRefusalsAreStoredAndReplayed() {
+        String sku = unique("refusal");
+        stock(sku, 1, 100);
+        String declinedKey = unique("key");
+        String declined = orderBody("c1", sku, 1, "tok_declined");
+        withKey(declinedKey).body(declined).post(ORDERS).then().statusCode(402);
+        withKey(declinedKey).body(declined).post(ORDERS).then().statusCode(402)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true")
+            .contentType("application/problem+json")
+            .body("type", endsWith("/payment-declined"));
+
+        String shortKey = unique("key");
+        String tooMany = orderBody("c1", sku, 5, "tok_ok");
+        withKey(shortKey).body(tooMany).post(ORDERS).then().statusCode(409);
+        stock(sku, 10, 100);
+        withKey(shortKey).body(tooMany).post(ORDERS).then().statusCode(409)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("type", endsWith("/insufficient-stock"));
+        assertEquals(10, available(sku));
+    }
+
+    @Test
+    void rejectedInputReleasesTheKey() {
+        String sku = unique("release");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        withKey(key).body("{\"customerId\":\"c1\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":\"1\"}],"
+            + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}").post(ORDERS).then().statusCode(400);
+        withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201)
+            .header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        assertEquals(9, available(sku));
+    }
+
+    @Test
+    void fiftyIdenticalRequestsInFlightExecuteOnce() throws InterruptedException {
+        String sku = unique("storm");
+        stock(sku, 100, 250);
+        String key = unique("key");
+        String body = orderBody("c-storm", sku, 1, "tok_ok");
+        int requests = 50;
+        List<Response> responses = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                    responses.add(withKey(key).body(body).post(ORDERS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(60_000);
+        }
+        assertEquals(requests, responses.size());
+        long executed = responses.stream()
+            .filter(r -> r.statusCode() == 201 && r.header(IdempotencyFilters.REPLAYED_HEADER) == null).count();
+        long replayed = responses.stream()
+            .filter(r -> r.statusCode() == 201 && "true".equals(r.header(IdempotencyFilters.REPLAYED_HEADER))).count();
+        long inProgress = responses.stream().filter(r -> r.statusCode() == 409).count();
+        assertEquals(1, executed, "exactly one request may execute");
+        assertEquals(requests, executed + replayed + inProgress, "only 201, replayed 201 or 409 are allowed");
+        assertTrue(responses.stream().noneMatch(r -> r.statusCode() >= 500));
+        assertEquals(99, available(sku));
+        given().queryParam("customerId", "c-storm").get(ORDERS).then().statusCode(200).body("items", hasSize(1));
+    }
+
+    @Test
+    void inFlightDuplicateWaitsThenGets409WithRetryAfter() {
+        String sku = unique("inflight");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String body = orderBody("c1", sku, 1, "tok_ok");
+        String storageKey = "idem:{t:default}:"
+            + IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
+        String fingerprint = Fingerprint.of("POST", ORDERS, body.getBytes(StandardCharsets.UTF_8));
+        String pending = "{\"state\":\"pending\",\"owner\":\"someone-else\",\"fp\":\"" + fingerprint + "\"}";
+        assertEquals("+OK", RedisTestResource.server().command("SET", storageKey, pending, "PX", "30000"));
+
+        long started = System.nanoTime();
+        withKey(key).body(body).post(ORDERS).then().statusCode(409)
+            .header("Retry-After", notNullValue())
+            .body("type", endsWith("/idempotency-request-in-progress"));
+        long waitedMillis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(waitedMillis >= IdempotencyTestProfile.IN_FLIGHT_WAIT.toMillis(),
+            "a duplicate waits for its twin first, waited " + waitedMillis + " ms");
+        assertEquals(10, available(sku));
+    }
+
+    @Test
+    void secondPrincipalWithTheSameKeyGetsAnIndependentExecution() {
+        String sku = unique("principal");
+        stock(sku, 10, 100);
+        String key = unique("shared-key");
+        String body = orderBody("c1", sku, 1, "tok_ok");
+        String alices = withKey(key).header(HeaderTestAuthentication.USER, "alice").body(body).post(ORDERS)
+            .then().statusCode(201).extract().jsonPath().getString("id");
+        Response bobs = withKey(key).header(HeaderTestAuthentication.USER, "bob").body(body).post(ORDERS);
+        bobs.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        assertNotEquals(alices, bobs.jsonPath().getString("id"));
+        withKey(key).header(HeaderTestAuthentication.USER, "bob").body(body).post(ORDERS).then().statusCode(201)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(bobs.jsonPath().getString("id")));
+        assertEquals(8, available(sku));
+    }
+
+    @Test
+    void secondTenantCannotReadFirstTenantsReplay() {
+        String key = unique("tenant-key");
+        String sku = "tenant-sku";
+        for (String tenant : List.of("acme", "globex")) {
+            given().header(HeaderTestAuthentication.USER, "shared-user").header(HeaderTestAuthentication.TENANT, tenant)
+                .contentType("application/json").body("{\"available\":5,\"unitPrice\":10,\"currency\":\"EUR\"}")
+                .put("/api/v1/inventory/" + sku).then().statusCode(200);
+        }
+        String body = orderBody("c1", sku, 1, "tok_ok");
+        String acme = withKey(key).header(HeaderTestAuthentication.USER, "shared-user")
+            .header(HeaderTestAuthentication.TENANT, "acme").body(body).post(ORDERS)
+            .then().statusCode(201).extract().jsonPath().getString("id");
+        Response globex = withKey(key).header(HeaderTestAuthentication.USER, "shared-user")
+            .header(HeaderTestAuthentication.TENANT, "globex").body(body).post(ORDERS);
+        globex.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        assertNotEquals(acme, globex.jsonPath().getString("id"));
+    }
+
+    @Test
+    void storedResponseExpiresAfterRetentionAndRawKeyIsNeverStored() {
+        String sku = unique("ttl");
+        stock(sku, 10, 100);
+        String key = "raw-secret-" + unique("k");
+        withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201);
+        String storageKey = "idem:{t:default}:"
+            + IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
+        long ttl = Long.parseLong(RedisTestResource.server().command("PTTL", storageKey).substring(1));
+        assertTrue(ttl > IdempotencyTestProfile.RETENTION.toMillis() - 10_000
+            && ttl <= IdempotencyTestProfile.RETENTION.toMillis(), "ttl was " + ttl);
+        assertEquals("*0", RedisTestResource.server().command("KEYS", "*" + key + "*"));
+        String value = RedisTestResource.server().command("GET", storageKey);
+        assertFalse(value.contains(key));
+    }
+
+    @Test
+    void cancellationKeyIsScopedToItsOrder() {
+        String sku = unique("cancel");
+        stock(sku, 10, 100);
+        String first = withKey(unique("k")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then()
+            .statusCode(201).extract().jsonPath().getString("id");
+        String second = withKey(unique("k")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then()
+            .statusCode(201).extract().jsonPath().getString("id");
+        String key = unique("cancel-key");
+        withKey(key).post(ORDERS + "/" + first + "/cancellation").then().statusCode(200);
+        withKey(key).post(ORDERS + "/" + first + "/cancellation").then().statusCode(200)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true");
+        withKey(key).post(ORDERS + "/" + second + "/cancellation").then().statusCode(422);
+        given().get(ORDERS + "/" + second).then().body("status", equalTo("CONFIRMED"));
+        assertNull(null);
+    }
+}
