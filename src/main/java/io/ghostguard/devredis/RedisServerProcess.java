@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -31,12 +32,14 @@ public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Path executable;
     private final Path workDir;
+    private final List<String> extraArgs;
     private Process process;
 
-    private RedisServerProcess(int port, Path executable, Path workDir) {
+    private RedisServerProcess(int port, Path executable, Path workDir, List<String> extraArgs) {
         this.port = port;
         this.executable = executable;
         this.workDir = workDir;
+        this.extraArgs = extraArgs;
     }
 
     /** Starts a server on a free loopback port and waits until it answers PING. */
@@ -46,9 +49,17 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts a server, looking for redis-server in the given PATH value before the embedded binary. */
     static RedisServerProcess startOnFreePort(String searchPath) {
-        RedisServerProcess server = new RedisServerProcess(freePort(), locateExecutable(searchPath), tempDir());
+        RedisServerProcess server = new RedisServerProcess(freePort(), locateExecutable(searchPath), tempDir(), List.of());
         server.start();
         return server;
+    }
+
+    /** Starts a replica of {@code primary} on a free port and waits until it answers PING. */
+    public static RedisServerProcess startReplicaOf(RedisServerProcess primary) {
+        RedisServerProcess replica = new RedisServerProcess(freePort(), primary.executable, tempDir(),
+            List.of("--replicaof", "127.0.0.1", Integer.toString(primary.port)));
+        replica.start();
+        return replica;
     }
 
     /** {@code redis://127.0.0.1:<port>}. */
@@ -66,9 +77,10 @@ public final class RedisServerProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return;
         }
-        List<String> command = List.of(executable.toString(), "--port", Integer.toString(port),
+        List<String> command = new ArrayList<>(List.of(executable.toString(), "--port", Integer.toString(port),
             "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", workDir.toString(),
-            "--daemonize", "no", "--loglevel", "warning");
+            "--daemonize", "no", "--loglevel", "warning"));
+        command.addAll(extraArgs);
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("redis.log").toFile()).start();

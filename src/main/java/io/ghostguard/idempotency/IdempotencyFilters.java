@@ -74,6 +74,10 @@ public class IdempotencyFilters {
 
     /** A claim held by the current request. */
     private record Claim(EndpointPolicy policy, String storageKey, String owner, String fingerprint) {
+        /** The pending record this claim wrote. */
+        IdempotencyRecord record() {
+            return IdempotencyRecord.pending(owner, fingerprint);
+        }
     }
 
     /** Wires the store and its collaborators. */
@@ -145,15 +149,21 @@ public class IdempotencyFilters {
         request.removeProperty(CLAIM);
         int status = response.getStatus();
         if (!isFinal(status, response.getEntity())) {
-            return store.release(claim.storageKey(), claim.owner())
+            return store.release(claim.storageKey(), claim.record())
                 .onFailure().invoke(failure -> LOG.warnf("could not release idempotency claim on %s",
                     claim.policy().route()))
                 .onFailure().recoverWithItem(false)
                 .replaceWithVoid();
         }
-        IdempotencyRecord completed = IdempotencyRecord.done(claim.fingerprint(), status, contentTypeOf(response),
-            response.getHeaderString(HttpHeaders.LOCATION), serialize(response.getEntity()));
-        return store.commit(claim.storageKey(), claim.owner(), completed, claim.policy().retention())
+        String body = serialize(response.getEntity());
+        String contentType = contentTypeOf(response);
+        if (body != null) {
+            // The stored bytes go on the wire too, so the body is serialised once and replays are identical.
+            response.setEntity(body.getBytes(StandardCharsets.UTF_8), null, MediaType.valueOf(contentType));
+        }
+        IdempotencyRecord completed = IdempotencyRecord.done(claim.fingerprint(), status, contentType,
+            response.getHeaderString(HttpHeaders.LOCATION), body);
+        return store.commit(claim.storageKey(), claim.record(), completed, claim.policy().retention())
             .invoke(stored -> {
                 if (!stored) {
                     LOG.warnf("idempotency claim on %s expired before its response was stored; the natural key "

@@ -1,33 +1,48 @@
 package io.ghostguard.idempotency;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 /**
- * What Redis keeps under one idempotency key: a pending claim ({@code owner} set) or a completed
- * response ({@code status}, {@code contentType}, {@code location}, {@code body}). Never the raw key.
+ * What Redis keeps under one idempotency key, never the raw key: a pending claim (owner token and
+ * fingerprint) or a completed response (fingerprint, status, content type, location, body).
+ *
+ * <p>Stored as newline-separated fields, {@code P\n<owner>\n<fp>} or
+ * {@code D\n<fp>\n<status>\n<content type>\n<location>\n<body>}, so that the fencing scripts compare
+ * whole strings instead of decoding JSON, and a replay needs no JSON parsing either.
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-public record IdempotencyRecord(String state, String owner, String fp, Integer status, String contentType,
+public record IdempotencyRecord(boolean completed, String owner, String fp, int status, String contentType,
                                 String location, String body) {
 
-    /** State of a claim whose request is still executing. */
-    public static final String PENDING = "pending";
-    /** State of a stored final response. */
-    public static final String DONE = "done";
+    private static final char SEPARATOR = '\n';
 
     /** A pending claim. */
     public static IdempotencyRecord pending(String owner, String fingerprint) {
-        return new IdempotencyRecord(PENDING, owner, fingerprint, null, null, null, null);
+        return new IdempotencyRecord(false, owner, fingerprint, 0, null, null, null);
     }
 
-    /** A completed response. */
+    /** A completed response; {@code location} and {@code body} may be null. */
     public static IdempotencyRecord done(String fingerprint, int status, String contentType, String location,
                                          String body) {
-        return new IdempotencyRecord(DONE, null, fingerprint, status, contentType, location, body);
+        return new IdempotencyRecord(true, null, fingerprint, status, contentType, location, body);
     }
 
-    /** Whether the response is stored. */
-    public boolean completed() {
-        return DONE.equals(state);
+    /** The stored form. */
+    public String encode() {
+        if (!completed) {
+            return "P" + SEPARATOR + owner + SEPARATOR + fp;
+        }
+        return "D" + SEPARATOR + fp + SEPARATOR + status + SEPARATOR + contentType + SEPARATOR
+            + (location == null ? "" : location) + SEPARATOR + (body == null ? "" : body);
+    }
+
+    /** Reads the stored form. */
+    public static IdempotencyRecord decode(String stored) {
+        String[] fields = stored.split(String.valueOf(SEPARATOR), stored.startsWith("D") ? 6 : 3);
+        if ("P".equals(fields[0]) && fields.length == 3) {
+            return pending(fields[1], fields[2]);
+        }
+        if ("D".equals(fields[0]) && fields.length == 6) {
+            return done(fields[1], Integer.parseInt(fields[2]), fields[3], fields[4].isEmpty() ? null : fields[4],
+                fields[5]);
+        }
+        throw new IllegalArgumentException("not an idempotency record");
     }
 }

@@ -1,7 +1,5 @@
 package io.ghostguard.idempotency;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,7 +7,6 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +26,6 @@ public class IdempotencyStore {
     private static final LuaScript CLAIM = LuaScript.load("idempotency-claim");
     private static final LuaScript COMMIT = LuaScript.load("idempotency-commit");
     private static final LuaScript RELEASE = LuaScript.load("idempotency-release");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ReactiveRedisDataSource redis;
     private final RedisCalls calls;
@@ -44,22 +40,23 @@ public class IdempotencyStore {
 
     /** Claims the key for {@code owner}; empty when claimed, else the record someone else holds. */
     public Uni<Optional<IdempotencyRecord>> claim(String key, String owner, String fingerprint, Duration lease) {
-        List<String> args = List.of(write(IdempotencyRecord.pending(owner, fingerprint)),
+        List<String> args = List.of(IdempotencyRecord.pending(owner, fingerprint).encode(),
             Long.toString(lease.toMillis()));
         return timed("claim", CLAIM.run(redis, List.of(key), args))
             .map(reply -> reply.isEmpty() || reply.get(0) == null ? Optional.empty()
-                : Optional.of(read(reply.get(0))));
+                : Optional.of(IdempotencyRecord.decode(reply.get(0))));
     }
 
-    /** Stores the final response while {@code owner} still holds the claim; false when it no longer does. */
-    public Uni<Boolean> commit(String key, String owner, IdempotencyRecord completed, Duration retention) {
-        List<String> args = List.of(owner, write(completed), Long.toString(retention.toMillis()));
+    /** Stores the final response while {@code claim} is still the key's record; false when it no longer is. */
+    public Uni<Boolean> commit(String key, IdempotencyRecord claim, IdempotencyRecord completed, Duration retention) {
+        List<String> args = List.of(claim.encode(), completed.encode(), Long.toString(retention.toMillis()));
         return timed("commit", COMMIT.run(redis, List.of(key), args)).map(IdempotencyStore::one);
     }
 
-    /** Deletes the claim while {@code owner} still holds it, so a retry can execute; false otherwise. */
-    public Uni<Boolean> release(String key, String owner) {
-        return timed("release", RELEASE.run(redis, List.of(key), List.of(owner))).map(IdempotencyStore::one);
+    /** Deletes the claim while it is still the key's record, so a retry can execute; false otherwise. */
+    public Uni<Boolean> release(String key, IdempotencyRecord claim) {
+        return timed("release", RELEASE.run(redis, List.of(key), List.of(claim.encode())))
+            .map(IdempotencyStore::one);
     }
 
     private <T> Uni<T> timed(String operation, Uni<T> call) {
@@ -76,21 +73,5 @@ public class IdempotencyStore {
 
     private static boolean one(List<String> reply) {
         return !reply.isEmpty() && "1".equals(reply.get(0));
-    }
-
-    private static String write(IdempotencyRecord record) {
-        try {
-            return JSON.writeValueAsString(record);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static IdempotencyRecord read(String raw) {
-        try {
-            return JSON.readValue(raw, IdempotencyRecord.class);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -71,22 +71,6 @@ public class OrderRepository {
         }
     }
 
-    /** The id of the order a natural key points at, if any: the operation key first, then the reference. */
-    public Uni<Optional<String>> findByNaturalKey(TenantId tenant, String operationKey, String clientReference) {
-        List<String> keys = new ArrayList<>(2);
-        if (operationKey != null) {
-            keys.add(tenant.key(OPERATION_KEY, operationKey));
-        }
-        if (clientReference != null) {
-            keys.add(tenant.key(CLIENT_REFERENCE, clientReference));
-        }
-        if (keys.isEmpty()) {
-            return Uni.createFrom().item(Optional.empty());
-        }
-        return calls.guard("natural-key-read", values.mget(keys.toArray(String[]::new)))
-            .map(found -> keys.stream().map(found::get).filter(id -> id != null).findFirst());
-    }
-
     /** Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. */
     public Uni<Outcome> place(TenantId tenant, String orderId, PlaceOrder command, String paymentId,
                               String operationKey, Instant createdAt) {
@@ -106,7 +90,8 @@ public class OrderRepository {
             args.add(Long.toString(item.quantity()));
         }
         return calls.guard("place-order", PLACE.run(redis, keys, args))
-            .call(reply -> "created".equals(reply.get(0)) ? awaitReplicas() : Uni.createFrom().voidItem())
+            .call(reply -> "created".equals(reply.get(0)) || "existing".equals(reply.get(0)) ? awaitReplicas()
+                : Uni.createFrom().voidItem())
             .map(this::toOutcome);
     }
 

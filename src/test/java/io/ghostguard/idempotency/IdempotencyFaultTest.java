@@ -58,19 +58,21 @@ class IdempotencyFaultTest {
         Duration shortLease = Duration.ofMillis(150);
         assertTrue(store.claim(key, "owner-a", "fp", shortLease).await().indefinitely().isEmpty());
         Thread.sleep(shortLease.toMillis() + 100);
+        IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
+        IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
         assertTrue(store.claim(key, "owner-b", "fp", Duration.ofSeconds(30)).await().indefinitely().isEmpty(),
             "after the lease another request may claim");
 
         IdempotencyRecord stale = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"stale\":true}");
-        assertFalse(store.commit(key, "owner-a", stale, Duration.ofMinutes(1)).await().indefinitely());
-        assertFalse(store.release(key, "owner-a").await().indefinitely());
+        assertFalse(store.commit(key, claimA, stale, Duration.ofMinutes(1)).await().indefinitely());
+        assertFalse(store.release(key, claimA).await().indefinitely());
         Optional<IdempotencyRecord> held = store.claim(key, "owner-c", "fp", Duration.ofSeconds(30))
             .await().indefinitely();
         assertEquals("owner-b", held.orElseThrow().owner());
 
         IdempotencyRecord fresh = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"fresh\":true}");
-        assertTrue(store.commit(key, "owner-b", fresh, Duration.ofMinutes(1)).await().indefinitely());
-        assertFalse(store.release(key, "owner-b").await().indefinitely(), "a stored response is not released");
+        assertTrue(store.commit(key, claimB, fresh, Duration.ofMinutes(1)).await().indefinitely());
+        assertFalse(store.release(key, claimB).await().indefinitely(), "a stored response is not released");
         assertEquals("{\"fresh\":true}", store.claim(key, "owner-d", "fp", Duration.ofSeconds(30))
             .await().indefinitely().orElseThrow().body());
     }

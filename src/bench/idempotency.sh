@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Benchmark of the idempotency layer, on loopback only, in one run:
+#   1. POST /api/v1/orders with unique keys, enforcement on vs off: throughput ratio and p99 of each;
+#   2. replay of one key vs GET /api/v1/orders/{id}: throughput ratio.
+# Needs redis-server and wrk (Debian: apt-get install -y redis-server wrk). Every loop is bounded.
+# Usage: src/bench/idempotency.sh [seconds per run, default 20] [connections, default 32]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DURATION=${1:-20}
+CONNECTIONS=${2:-32}
+APP_PORT=18181
+REDIS_PORT=16390
+OUT=target/bench
+mkdir -p "$OUT"
+
+command -v wrk >/dev/null || { echo "wrk is required (apt-get install -y wrk)"; exit 1; }
+command -v redis-server >/dev/null || { echo "redis-server is required (apt-get install -y redis-server)"; exit 1; }
+[ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q compile quarkus:build
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+  --loglevel warning > "$OUT/redis.log" 2>&1 &
+pids+=($!)
+
+start_app() {
+  java -Xmx512m -Dquarkus.http.port=$APP_PORT -Dquarkus.redis.hosts=redis://127.0.0.1:$REDIS_PORT \
+    -Dquarkus.otel.sdk.disabled=true -Dquarkus.log.level=WARN "$@" \
+    -jar target/quarkus-app/quarkus-run.jar > "$OUT/app.log" 2>&1 &
+  APP_PID=$!
+  for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$APP_PORT/q/health/ready" >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  echo "service did not become ready"; cat "$OUT/app.log"; exit 1
+}
+stop_app() { kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; }
+
+seed() {
+  curl -sf -X PUT "http://127.0.0.1:$APP_PORT/api/v1/inventory/$1" -H 'Content-Type: application/json' \
+    -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
+}
+
+run_wrk() { # name, wrk args...
+  local name=$1; shift
+  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" > "$OUT/$name.txt"
+  local rps p99
+  rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/$name.txt")
+  p99=$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")
+  local non2xx
+  non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
+  printf '%-22s %10s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
+  if [ "$name" = place-enforced ]; then
+    local replayed
+    replayed=$(curl -s "$BASE/q/metrics" | awk -F' ' '/^idempotency_requests_total\{.*outcome="replayed"/ {s+=$2} END {print s+0}')
+    echo "  replays counted by the service so far: $replayed (must be 0: every key is new)"
+  fi
+  eval "RPS_${name//-/_}=$rps"
+}
+
+warm() { wrk -t2 -c"$CONNECTIONS" -d"${WARMUP:-20}s" "$@" >/dev/null; }
+
+BASE="http://127.0.0.1:$APP_PORT"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; $(java -version 2>&1 | head -1)"
+echo "runs of ${DURATION}s, ${CONNECTIONS} connections, 2 wrk threads"
+
+start_app
+seed bench-on
+warm -s src/bench/unique-orders.lua "$BASE" -- bench-on warm-on
+run_wrk place-enforced -s src/bench/unique-orders.lua "$BASE" -- bench-on run-on
+
+KEY="bench-replay-$RANDOM"
+ORDER=$(curl -sf -X POST "$BASE/api/v1/orders" -H 'Content-Type: application/json' -H "Idempotency-Key: $KEY" \
+  -d '{"customerId":"bench","items":[{"sku":"bench-on","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}')
+ORDER_ID=$(echo "$ORDER" | sed 's/.*"id":"\([^"]*\)".*/\1/')
+warm -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
+run_wrk replay -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
+warm "$BASE/api/v1/orders/$ORDER_ID"
+run_wrk read "$BASE/api/v1/orders/$ORDER_ID"
+stop_app
+
+start_app -Dorders.idempotency.endpoints.place-order.enabled=false
+seed bench-off
+warm -s src/bench/unique-orders.lua "$BASE" -- bench-off warm-off
+run_wrk place-unprotected -s src/bench/unique-orders.lua "$BASE" -- bench-off run-off
+stop_app
+
+set +o pipefail
+echo "memory per stored record (MEMORY USAGE, bytes):"
+redis-cli -p "$REDIS_PORT" --scan --pattern 'idem:*' | head -200 | while read -r k; do
+  redis-cli -p "$REDIS_PORT" MEMORY USAGE "$k"
+done | sort -n | awk '{a[NR]=$1} END {print "  records sampled " NR ", median " a[int((NR+1)/2)] ", max " a[NR]}'
+echo "natural keys (opkey:*) per order (bytes):"
+redis-cli -p "$REDIS_PORT" --scan --pattern 'opkey:*' | head -50 | while read -r k; do
+  redis-cli -p "$REDIS_PORT" MEMORY USAGE "$k"
+done | sort -n | awk '{a[NR]=$1} END {print "  sampled " NR ", median " a[int((NR+1)/2)]}'
+
+awk -v on="$RPS_place_enforced" -v off="$RPS_place_unprotected" -v rp="$RPS_replay" -v rd="$RPS_read" \
+  'BEGIN { printf "on/off throughput ratio: %.2f (target >= 0.90)\nreplay/read throughput ratio: %.2f (target >= 1.0)\n", on/off, rp/rd }'

@@ -1,0 +1,24 @@
+-- wrk script: POST /api/v1/orders with a fresh Idempotency-Key on every request.
+-- Arguments: sku, run nonce (every wrk run must pass its own, so no key is ever sent twice).
+local counter = 0
+local threads = {}
+
+function setup(thread)
+  thread:set("thread_id", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  sku = args[1] or "bench-sku"
+  nonce = args[2] or tostring(os.time())
+end
+
+function request()
+  counter = counter + 1
+  local body = '{"customerId":"bench","items":[{"sku":"' .. sku .. '","quantity":1}],' ..
+    '"currency":"EUR","paymentToken":"tok_ok"}'
+  local headers = {}
+  headers["Content-Type"] = "application/json"
+  headers["Idempotency-Key"] = "bench-" .. nonce .. "-" .. thread_id .. "-" .. counter
+  return wrk.format("POST", "/api/v1/orders", headers, body)
+end

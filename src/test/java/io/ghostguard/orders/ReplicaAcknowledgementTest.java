@@ -1,0 +1,72 @@
+package io.ghostguard.orders;
+
+import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.support.RedisTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(ReplicaAcknowledgementTest.OneReplica.class)
+@QuarkusTestResource(RedisTestResource.class)
+class ReplicaAcknowledgementTest {
+
+    /** Requires one replica acknowledgement before an order is confirmed. */
+    public static class OneReplica implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("orders.redis.min-replica-acks", "1", "orders.redis.replica-ack-timeout", "PT0.3S");
+        }
+    }
+
+    @Test
+    void orderIsConfirmedOnlyOnceAReplicaHasIt() throws InterruptedException {
+        String sku = unique("durable");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String body = orderBody("c-durable", sku, 1, "tok_ok");
+
+        given().contentType("application/json").header("Idempotency-Key", key).body(body).post("/api/v1/orders")
+            .then().statusCode(503)
+            .header("Retry-After", notNullValue())
+            .body("type", endsWith("/store-unavailable"));
+
+        try (RedisServerProcess replica = RedisServerProcess.startReplicaOf(RedisTestResource.server())) {
+            awaitSync(replica);
+            // The retry finds the order written by the unacknowledged attempt: no second order, no second charge.
+            String id = given().contentType("application/json").header("Idempotency-Key", key).body(body)
+                .post("/api/v1/orders").then().statusCode(200).extract().jsonPath().getString("id");
+            assertEquals(9, available(sku));
+            given().queryParam("orderId", id).get("/api/v1/payments").then().body("items.size()", equalTo(1));
+            String fresh = given().contentType("application/json").header("Idempotency-Key", unique("key"))
+                .body(body).post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+            assertEquals(":1", replica.command("EXISTS", "order:{t:default}:" + fresh));
+        }
+    }
+
+    /** Waits until a write made now on the primary is visible on the replica: the full sync is over. */
+    private static void awaitSync(RedisServerProcess replica) throws InterruptedException {
+        String marker = unique("sync");
+        RedisTestResource.server().command("SET", marker, "1");
+        for (int i = 0; i < 400; i++) {
+            if (replica.command("EXISTS", marker).equals(":1")) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError("replica did not connect; last role " + replica.command("ROLE"));
+    }
+}
