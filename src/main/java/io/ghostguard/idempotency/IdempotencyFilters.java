@@ -2,6 +2,8 @@ package io.ghostguard.idempotency;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ghostguard.caller.CallerMetricsTags;
+import io.ghostguard.caller.RequestLabels;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.config.OrdersConfig.StoreFailureMode;
 import io.ghostguard.problem.Problem;
@@ -220,7 +222,8 @@ public class IdempotencyFilters {
     }
 
     private void count(EndpointPolicy endpoint, IdempotencyOutcome outcome) {
-        registry.counter(METRIC, "route", endpoint.route(), "outcome", outcome.label()).increment();
+        registry.counter(METRIC, "route", endpoint.route(), "outcome", outcome.label(),
+            CallerMetricsTags.TAG, RequestLabels.caller().type().label()).increment();
         Span.current().setAttribute(SPAN_ATTRIBUTE, outcome.label());
     }
 

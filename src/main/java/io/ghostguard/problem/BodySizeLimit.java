@@ -1,5 +1,6 @@
 package io.ghostguard.problem;
 
+import io.ghostguard.caller.EarlyClassification;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -31,7 +32,7 @@ public class BodySizeLimit {
 
     /** Installs the check ahead of every other route. */
     void install(@Observes Router router) {
-        router.route().order(Integer.MIN_VALUE).handler(context -> {
+        router.route().order(EarlyClassification.ORDER + 1).handler(context -> {
             String declared = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
             if (declared != null && exceeds(declared)) {
                 recorder.record(new Violation(SchemaViolationRecorder.WHOLE_BODY, "body too large",

@@ -1,12 +1,15 @@
 package io.ghostguard.problem;
 
+import io.ghostguard.caller.CallerMetricsTags;
+import io.ghostguard.caller.RequestLabels;
+import io.ghostguard.caller.RouteTemplates;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Counts rejected input as {@code schema_violations_total{field, constraint}}. Field labels come only
+ * Counts rejected input as {@code schema_violations_total{route, caller_type, field, constraint}}. Field labels come only
  * from the request schema: names a client made up (unknown or duplicate fields) are folded into one
  * placeholder and array indexes are dropped, so a client cannot grow the label set.
  */
@@ -33,7 +36,9 @@ public class SchemaViolationRecorder {
 
     /** Counts one violation. */
     public void record(Violation violation) {
-        registry.counter(METRIC, "field", fieldLabel(violation), "constraint", violation.constraint()).increment();
+        registry.counter(METRIC, "field", fieldLabel(violation), "constraint", violation.constraint(),
+            "route", RequestLabels.route(RouteTemplates.OTHER),
+            CallerMetricsTags.TAG, RequestLabels.caller().type().label()).increment();
     }
 
     /** The bounded field label of a violation. */

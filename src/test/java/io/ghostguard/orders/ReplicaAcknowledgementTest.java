@@ -28,7 +28,7 @@ class ReplicaAcknowledgementTest {
     public static class OneReplica implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.redis.min-replica-acks", "1", "orders.redis.replica-ack-timeout", "PT0.3S");
+            return Map.of("orders.redis.min-replica-acks", "1", "orders.redis.replica-ack-timeout", "PT2S");
         }
     }
 
@@ -44,6 +44,7 @@ class ReplicaAcknowledgementTest {
             .header("Retry-After", notNullValue())
             .body("type", endsWith("/store-unavailable"));
 
+        assertEquals("+OK", RedisTestResource.server().command("CONFIG", "SET", "repl-diskless-sync-delay", "0"));
         try (RedisServerProcess replica = RedisServerProcess.startReplicaOf(RedisTestResource.server())) {
             awaitSync(replica);
             // The retry finds the order written by the unacknowledged attempt: no second order, no second charge.

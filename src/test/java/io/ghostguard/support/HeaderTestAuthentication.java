@@ -24,6 +24,8 @@ public class HeaderTestAuthentication implements HttpAuthenticationMechanism {
     public static final String USER = "X-Test-User";
     /** Header naming the tenant. */
     public static final String TENANT = "X-Test-Tenant";
+    /** Header whose value becomes the identity's caller_type claim. */
+    public static final String CALLER_CLAIM = "X-Test-Caller-Claim";
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
@@ -36,6 +38,10 @@ public class HeaderTestAuthentication implements HttpAuthenticationMechanism {
         String tenant = context.request().getHeader(TENANT);
         if (tenant != null) {
             identity.addAttribute(IdentityResolver.TENANT_ATTRIBUTE, tenant);
+        }
+        String claim = context.request().getHeader(CALLER_CLAIM);
+        if (claim != null) {
+            identity.addAttribute("caller_type", claim);
         }
         return Uni.createFrom().item(identity.build());
     }
