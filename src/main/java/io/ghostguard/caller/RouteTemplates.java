@@ -1,5 +1,7 @@
 package io.ghostguard.caller;
 
+import jakarta.ws.rs.Path;
+import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -24,6 +26,13 @@ public final class RouteTemplates {
     }
 
     private RouteTemplates() {
+    }
+
+    /** Route template of a resource method: its class and method {@code @Path} values. */
+    public static String of(Method method) {
+        Path type = method.getDeclaringClass().getAnnotation(Path.class);
+        Path own = method.getAnnotation(Path.class);
+        return ((type == null ? "" : type.value()) + (own == null ? "" : "/" + own.value())).replaceAll("/+", "/");
     }
 
     /** The template a path belongs to, or {@link #OTHER}. */

@@ -1,5 +1,6 @@
 package io.ghostguard.caller;
 
+import io.ghostguard.idempotency.IdempotencyStore;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
@@ -9,7 +10,7 @@ import java.time.Duration;
 
 /**
  * Histogram buckets for the API routes, so latency SLOs (300 ms on POST /orders) can be computed in
- * Prometheus. A fixed, short list of buckets keeps the series count bounded.
+ * Prometheus, and for idempotency store calls. Fixed, short lists of buckets keep series counts bounded.
  */
 public class SloHistograms {
 
@@ -18,14 +19,17 @@ public class SloHistograms {
         Duration.ofMillis(200), Duration.ofMillis(300), Duration.ofMillis(500), Duration.ofSeconds(1),
         Duration.ofMillis(2500), Duration.ofSeconds(5)};
 
-    /** Enables the buckets on {@code http.server.requests} for {@code /api/v1} routes only. */
+    /** Bucket bounds of idempotency store calls, up to the 1 s call deadline. */
+    static final Duration[] STORE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+        Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1)};
+
+    /** Enables the buckets on {@code http.server.requests} for {@code /api/v1} routes and on the store timer. */
     @Produces
     @Singleton
     public MeterFilter apiLatencyBuckets() {
-        double[] nanos = new double[BUCKETS.length];
-        for (int i = 0; i < BUCKETS.length; i++) {
-            nanos[i] = BUCKETS[i].toNanos();
-        }
+        double[] nanos = toNanos(BUCKETS);
+        double[] storeNanos = toNanos(STORE_BUCKETS);
         return new MeterFilter() {
             @Override
             public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
@@ -33,8 +37,20 @@ public class SloHistograms {
                 if ("http.server.requests".equals(id.getName()) && uri != null && uri.startsWith("/api/v1")) {
                     return DistributionStatisticConfig.builder().serviceLevelObjectives(nanos).build().merge(config);
                 }
+                if (IdempotencyStore.METRIC.equals(id.getName())) {
+                    return DistributionStatisticConfig.builder().serviceLevelObjectives(storeNanos).build()
+                        .merge(config);
+                }
                 return config;
             }
         };
+    }
+
+    private static double[] toNanos(Duration[] bounds) {
+        double[] nanos = new double[bounds.length];
+        for (int i = 0; i < bounds.length; i++) {
+            nanos[i] = bounds[i].toNanos();
+        }
+        return nanos;
     }
 }

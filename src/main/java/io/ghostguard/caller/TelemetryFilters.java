@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.Path;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -58,7 +57,7 @@ public class TelemetryFilters {
     @ServerRequestFilter(priority = 10)
     public Uni<Void> classify(ContainerRequestContext request, ResourceInfo resource) {
         String route = resource.getResourceMethod() == null ? RouteTemplates.of(request.getUriInfo().getPath())
-            : routes.computeIfAbsent(resource.getResourceMethod(), TelemetryFilters::routeOf);
+            : routes.computeIfAbsent(resource.getResourceMethod(), RouteTemplates::of);
         return identities.getDeferredIdentity().invoke(identity -> {
             Caller caller = classifier.classify(identity.isAnonymous() ? null
                     : identity.getAttribute(CallerClassifier.CLAIM), request.getUriInfo().getPath(),
@@ -115,11 +114,5 @@ public class TelemetryFilters {
             }
         }
         return "rejected";
-    }
-
-    private static String routeOf(Method method) {
-        Path type = method.getDeclaringClass().getAnnotation(Path.class);
-        Path own = method.getAnnotation(Path.class);
-        return ((type == null ? "" : type.value()) + (own == null ? "" : "/" + own.value())).replaceAll("/+", "/");
     }
 }

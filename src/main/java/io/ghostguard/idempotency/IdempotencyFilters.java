@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.caller.CallerMetricsTags;
 import io.ghostguard.caller.RequestLabels;
+import io.ghostguard.caller.RouteTemplates;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.config.OrdersConfig.StoreFailureMode;
 import io.ghostguard.problem.Problem;
@@ -16,7 +17,6 @@ import io.opentelemetry.api.trace.Span;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -235,7 +235,7 @@ public class IdempotencyFilters {
     private Optional<EndpointPolicy> policyOf(Method method) {
         Idempotent named = method.getAnnotation(Idempotent.class);
         String name = named == null ? "default" : named.value();
-        return Optional.ofNullable(EndpointPolicy.resolve(config.idempotency(), name, routeOf(method),
+        return Optional.ofNullable(EndpointPolicy.resolve(config.idempotency(), name, RouteTemplates.of(method),
             hasBodyParameter(method)));
     }
 
@@ -250,14 +250,6 @@ public class IdempotencyFilters {
             }
         }
         return false;
-    }
-
-    /** Route template of a resource method: its class and method {@code @Path} values. */
-    static String routeOf(Method method) {
-        Path type = method.getDeclaringClass().getAnnotation(Path.class);
-        Path own = method.getAnnotation(Path.class);
-        String route = (type == null ? "" : type.value()) + (own == null ? "" : "/" + own.value());
-        return route.replaceAll("/+", "/");
     }
 
     private static boolean isFinal(int status, Object entity) {
