@@ -1,0 +1,189 @@
+package io.ghostguard.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.ghostguard.support.OpsArtifacts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every overlay renders with kubectl kustomize, every document validates against the Kubernetes and
+ * prometheus-operator schemas, and what schemas do not catch is asserted here: probe paths, the
+ * restricted security context, misspelled keys, selectors, labels and the single source of dashboards.
+ */
+@Tag("ops")
+class KubernetesManifestsOpsTest {
+
+    private static final Path WORK = Path.of("target/ops/k8s");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> CONTAINER_KEYS = Set.of("name", "image", "imagePullPolicy", "command", "args",
+        "ports", "env", "envFrom", "resources", "startupProbe", "livenessProbe", "readinessProbe", "securityContext",
+        "volumeMounts", "workingDir", "lifecycle");
+    private static final Set<String> POD_KEYS = Set.of("automountServiceAccountToken", "terminationGracePeriodSeconds",
+        "securityContext", "topologySpreadConstraints", "containers", "volumes", "serviceAccountName", "affinity");
+    private static final Set<String> CONTAINER_SECURITY_KEYS = Set.of("allowPrivilegeEscalation",
+        "readOnlyRootFilesystem", "runAsNonRoot", "privileged", "capabilities", "seccompProfile");
+    private static final List<String> COMMON_LABELS = List.of("app.kubernetes.io/name", "app.kubernetes.io/part-of",
+        "app.kubernetes.io/managed-by", "app.kubernetes.io/instance");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void overlayRendersValidatesAndIsRestricted(String overlay) throws Exception {
+        Path rendered = render(overlay);
+        String validation = run(List.of("node", "src/test/k8s/validate.mjs", rendered.toString()));
+        assertFalse(validation.contains("INVALID") || validation.contains("UNKNOWN"), validation);
+
+        List<JsonNode> documents = documents(rendered);
+        Map<String, Integer> kinds = new TreeMap<>();
+        documents.forEach(doc -> kinds.merge(doc.get("kind").asText(), 1, Integer::sum));
+        System.out.printf("overlay %s renders %d documents: %s%n", overlay, documents.size(), kinds);
+        for (String kind : List.of("Namespace", "Deployment", "Service", "ConfigMap", "HorizontalPodAutoscaler",
+            "PodDisruptionBudget", "NetworkPolicy", "StatefulSet", "ServiceMonitor", "PrometheusRule")) {
+            assertTrue(kinds.containsKey(kind), overlay + " lacks " + kind);
+        }
+        for (JsonNode doc : documents) {
+            JsonNode labels = doc.path("metadata").path("labels");
+            for (String label : COMMON_LABELS) {
+                assertTrue(labels.has(label), doc.get("kind").asText() + "/" + name(doc) + " lacks label " + label);
+            }
+            assertTrue("Namespace".equals(doc.get("kind").asText()) || doc.path("metadata").has("namespace"),
+                "namespace of " + name(doc));
+        }
+
+        JsonNode deployment = one(documents, "Deployment", "ghostguard-orders");
+        JsonNode pod = deployment.at("/spec/template/spec");
+        keysWithin(pod, POD_KEYS, "pod spec");
+        assertEquals("RuntimeDefault", pod.at("/securityContext/seccompProfile/type").asText());
+        assertTrue(pod.at("/securityContext/runAsNonRoot").asBoolean());
+        JsonNode container = pod.at("/containers/0");
+        keysWithin(container, CONTAINER_KEYS, "container");
+        keysWithin(container.get("securityContext"), CONTAINER_SECURITY_KEYS, "container securityContext");
+        assertEquals("/q/health/started", container.at("/startupProbe/httpGet/path").asText());
+        assertEquals("/q/health/live", container.at("/livenessProbe/httpGet/path").asText());
+        assertEquals("/q/health/ready", container.at("/readinessProbe/httpGet/path").asText());
+        assertEquals("http", container.at("/readinessProbe/httpGet/port").asText());
+        assertEquals(8080, container.at("/ports/0/containerPort").asInt());
+        assertFalse(container.at("/securityContext/allowPrivilegeEscalation").asBoolean(true));
+        assertTrue(container.at("/securityContext/readOnlyRootFilesystem").asBoolean());
+        assertEquals("ALL", container.at("/securityContext/capabilities/drop/0").asText());
+        assertFalse(container.at("/resources/requests/cpu").isMissingNode());
+        assertFalse(container.at("/resources/limits/memory").isMissingNode());
+        assertTrue(container.toString().contains("MaxRAMPercentage"), "JVM memory flags");
+        assertTrue(pod.get("volumes").toString().contains("emptyDir"));
+        assertEquals("/tmp", container.at("/volumeMounts/0/mountPath").asText());
+        String configName = container.at("/envFrom/0/configMapRef/name").asText();
+        assertTrue(one(documents, "ConfigMap", configName).at("/data/QUARKUS_REDIS_HOSTS").asText()
+            .startsWith("redis"), "config uses Quarkus property names");
+        assertEquals("ghostguard-orders-secrets", container.at("/envFrom/1/secretRef/name").asText());
+
+        JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+        assertSelects(one(documents, "Service", "ghostguard-orders").at("/spec/selector"), podLabels, "Service");
+        assertSelects(one(documents, "PodDisruptionBudget", "ghostguard-orders").at("/spec/selector/matchLabels"),
+            podLabels, "PDB");
+        JsonNode hpa = one(documents, "HorizontalPodAutoscaler", "ghostguard-orders");
+        assertTrue(hpa.at("/spec/minReplicas").asInt() >= 2);
+        assertEquals("ghostguard-orders", hpa.at("/spec/scaleTargetRef/name").asText());
+        JsonNode monitor = one(documents, "ServiceMonitor", "ghostguard-orders");
+        assertSelects(monitor.at("/spec/selector/matchLabels"),
+            one(documents, "Service", "ghostguard-orders").at("/metadata/labels"), "ServiceMonitor");
+        assertEquals("/q/metrics", monitor.at("/spec/endpoints/0/path").asText());
+        assertEquals("http", monitor.at("/spec/endpoints/0/port").asText());
+
+        JsonNode redis = one(documents, "StatefulSet", "ghostguard-redis");
+        assertFalse(redis.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").isMissingNode());
+        String redisConfig = redis.at("/spec/template/spec/volumes/0/configMap/name").asText();
+        String conf = one(documents, "ConfigMap", redisConfig).at("/data/redis.conf").asText();
+        assertTrue(conf.contains("appendonly yes"), conf);
+        assertTrue(conf.contains("maxmemory-policy noeviction"), conf);
+        JsonNode redisPolicy = one(documents, "NetworkPolicy", "ghostguard-redis");
+        assertSelects(redisPolicy.at("/spec/podSelector/matchLabels"), redis.at("/spec/template/metadata/labels"),
+            "Redis NetworkPolicy");
+        assertEquals(1, redisPolicy.at("/spec/ingress").size());
+        assertSelects(redisPolicy.at("/spec/ingress/0/from/0/podSelector/matchLabels"), podLabels,
+            "Redis NetworkPolicy ingress");
+
+        JsonNode rule = one(documents, "PrometheusRule", "ghostguard-orders");
+        assertEquals(OpsArtifacts.ruleSpec(), rule.get("spec"));
+        List<JsonNode> dashboards = documents.stream().filter(doc -> "1".equals(doc.at("/metadata/labels/grafana_dashboard")
+            .asText())).toList();
+        assertEquals(OpsArtifacts.dashboards().size(), dashboards.size());
+        for (JsonNode map : dashboards) {
+            Iterator<Map.Entry<String, JsonNode>> files = map.get("data").fields();
+            Map.Entry<String, JsonNode> file = files.next();
+            assertEquals(JSON.readTree(OpsArtifacts.DASHBOARDS.resolve(file.getKey()).toFile()),
+                JSON.readTree(file.getValue().asText()), "dashboard ConfigMap must be generated from " + file.getKey());
+        }
+    }
+
+    private static Path render(String overlay) throws Exception {
+        Files.createDirectories(WORK);
+        Path out = WORK.resolve(overlay + ".yaml");
+        Files.writeString(out, run(List.of("kubectl", "kustomize", "k8s/overlays/" + overlay)));
+        return out;
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError(command + " timed out");
+        }
+        assertEquals(0, process.exitValue(), command + ": " + output);
+        return output;
+    }
+
+    private static List<JsonNode> documents(Path rendered) throws IOException {
+        List<JsonNode> documents = new ArrayList<>();
+        try (var parser = YAML.getFactory().createParser(rendered.toFile())) {
+            YAML.readValues(parser, JsonNode.class).forEachRemaining(doc -> {
+                if (doc != null && !doc.isNull() && !doc.isEmpty()) {
+                    documents.add(doc);
+                }
+            });
+        }
+        return documents;
+    }
+
+    private static JsonNode one(List<JsonNode> documents, String kind, String name) {
+        List<JsonNode> found = documents.stream()
+            .filter(doc -> kind.equals(doc.get("kind").asText()) && name.equals(name(doc))).toList();
+        assertEquals(1, found.size(), kind + "/" + name);
+        return found.get(0);
+    }
+
+    private static String name(JsonNode doc) {
+        return doc.path("metadata").path("name").asText();
+    }
+
+    private static void keysWithin(JsonNode node, Set<String> allowed, String where) {
+        assertNotNull(node, where);
+        node.fieldNames().forEachRemaining(key -> assertTrue(allowed.contains(key), "unexpected key " + key + " in "
+            + where));
+    }
+
+    private static void assertSelects(JsonNode selector, JsonNode labels, String what) {
+        assertFalse(selector.isMissingNode() || selector.isEmpty(), what + " has no selector");
+        selector.fields().forEachRemaining(entry -> assertEquals(entry.getValue().asText(),
+            labels.path(entry.getKey()).asText(), what + " selector " + entry.getKey()));
+    }
+}
