@@ -12,6 +12,7 @@ import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.IdentityResolver;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
 import io.smallrye.mutiny.Uni;
@@ -37,8 +38,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
@@ -73,6 +74,8 @@ public class IdempotencyFilters {
     private final MeterRegistry registry;
     private final Vertx vertx;
     private final Map<Method, Optional<EndpointPolicy>> policies = new ConcurrentHashMap<>();
+    /** Counters by route, outcome and caller type: a bounded set, looked up once each. */
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     /** A claim held by the current request. */
     private record Claim(EndpointPolicy policy, String storageKey, String owner, String fingerprint) {
@@ -123,7 +126,7 @@ public class IdempotencyFilters {
             String hash = IdempotencyKey.scopedHash(caller.tenant().value(), caller.principal(), request.getMethod(),
                 endpoint.route(), key);
             Claim claim = new Claim(endpoint, caller.tenant().key(IdempotencyStore.KIND, hash),
-                UUID.randomUUID().toString(), fingerprint);
+                ownerToken(), fingerprint);
             long deadline = System.nanoTime() + endpoint.inFlightWait().toNanos();
             return decide(claim, deadline)
                 .invoke(response -> {
@@ -204,6 +207,12 @@ public class IdempotencyFilters {
             });
     }
 
+    /** A unique, never exposed token that fences this request's claim; uniqueness is all it needs. */
+    private static String ownerToken() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong());
+    }
+
     private Response storeUnavailable(EndpointPolicy endpoint) {
         if (endpoint.onStoreFailure() == StoreFailureMode.FAIL_OPEN) {
             count(endpoint, IdempotencyOutcome.FAIL_OPEN);
@@ -222,8 +231,9 @@ public class IdempotencyFilters {
     }
 
     private void count(EndpointPolicy endpoint, IdempotencyOutcome outcome) {
-        registry.counter(METRIC, "route", endpoint.route(), "outcome", outcome.label(),
-            CallerMetricsTags.TAG, RequestLabels.caller().type().label()).increment();
+        String caller = RequestLabels.caller().type().label();
+        counters.computeIfAbsent(endpoint.route() + ' ' + outcome.label() + ' ' + caller, id -> registry.counter(METRIC,
+            "route", endpoint.route(), "outcome", outcome.label(), CallerMetricsTags.TAG, caller)).increment();
         Span.current().setAttribute(SPAN_ATTRIBUTE, outcome.label());
     }
 

@@ -9,7 +9,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The only class that speaks Redis for idempotency keys: fenced claim, commit and release. Every call
@@ -30,6 +32,7 @@ public class IdempotencyStore {
     private final ReactiveRedisDataSource redis;
     private final RedisCalls calls;
     private final MeterRegistry registry;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     /** Wires the shared data source. */
     public IdempotencyStore(ReactiveRedisDataSource redis, RedisCalls calls, MeterRegistry registry) {
@@ -63,12 +66,17 @@ public class IdempotencyStore {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample sample = Timer.start(registry);
             return calls.guard("idempotency-" + operation, call)
-                .onItemOrFailure().invoke((item, failure) -> sample.stop(Timer.builder(METRIC)
-                    .description("Latency of idempotency store calls")
-                    .tag("operation", operation)
-                    .tag("result", failure == null ? "ok" : "error")
-                    .register(registry)));
+                .onItemOrFailure().invoke((item, failure) -> sample.stop(timer(operation, failure == null)));
         });
+    }
+
+    /** Timers are looked up once per (operation, result), not on every call. */
+    private Timer timer(String operation, boolean ok) {
+        return timers.computeIfAbsent(operation + (ok ? ":ok" : ":error"), name -> Timer.builder(METRIC)
+            .description("Latency of idempotency store calls")
+            .tag("operation", operation)
+            .tag("result", ok ? "ok" : "error")
+            .register(registry));
     }
 
     private static boolean one(List<String> reply) {
