@@ -42,6 +42,10 @@ class HealthAndOpenApiTest {
             .body("paths.'/api/v1/inventory/{sku}'.get", notNullValue())
             .body("paths.'/api/v1/inventory/{sku}'.put", notNullValue())
             .body("paths.'/api/v1/payments'.get", notNullValue())
-            .body("components.schemas.PlaceOrderRequest", notNullValue());
+            .body("components.schemas.PlaceOrderRequest", notNullValue())
+            .body("components.schemas.Problem.properties.violations", notNullValue())
+            .body("paths.'/api/v1/orders'.post.responses.'409'.content.'application/problem+json'.schema.$ref",
+                org.hamcrest.Matchers.equalTo("#/components/schemas/Problem"))
+            .body("paths.'/api/v1/inventory/{sku}'.get.responses.'404'.content.'application/problem+json'", notNullValue());
     }
 }

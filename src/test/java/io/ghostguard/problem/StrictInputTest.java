@@ -125,6 +125,36 @@ class StrictInputTest {
     }
 
     @Test
+    void oversizedChunkedBodyIs413() throws Exception {
+        String body = order("[{\"sku\":\"" + sku + "\",\"quantity\":1}]",
+            ",\"clientReference\":\"" + "y".repeat(70_000) + "\"");
+        java.net.http.HttpResponse<String> response = chunkedPost(body);
+        assertEquals(413, response.statusCode());
+        assertEquals("application/problem+json", response.headers().firstValue("content-type").orElse(""));
+        org.junit.jupiter.api.Assertions.assertTrue(response.body().contains("payload-too-large"), response.body());
+        assertEquals(10, available(sku));
+    }
+
+    @Test
+    void smallChunkedBodyIsAccepted() throws Exception {
+        assertEquals(201, chunkedPost(order("[{\"sku\":\"" + sku + "\",\"quantity\":1}]", "")).statusCode());
+        assertEquals(9, available(sku));
+    }
+
+    /** Sends the body without a Content-Length (chunked), as streaming clients do. */
+    private java.net.http.HttpResponse<String> chunkedPost(String body) throws Exception {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/api/v1/orders"))
+            .header("Content-Type", "application/json")
+            .header("Idempotency-Key", unique("k"))
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes)))
+            .version(java.net.http.HttpClient.Version.HTTP_1_1)
+            .build();
+        return java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
     void wrongMediaTypeIs415() {
         given().contentType("text/plain").header("Idempotency-Key", unique("k"))
             .body(order("[{\"sku\":\"" + sku + "\",\"quantity\":1}]", ""))

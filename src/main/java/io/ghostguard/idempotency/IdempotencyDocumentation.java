@@ -1,37 +1,31 @@
 package io.ghostguard.idempotency;
 
-import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.OASFactory;
-import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
-import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 
 /**
- * Documents the idempotency contract once for every enforced operation (POST, PATCH, DELETE): the
- * required header, its alias, the replay header and the problem responses the filter pair can give.
+ * Documents the idempotency contract of an enforced operation (POST, PATCH, DELETE): the required header,
+ * its alias, the replay header and the problem responses the filter pair can give.
  */
-public class IdempotencyOpenApiFilter implements OASFilter {
+public final class IdempotencyDocumentation {
 
-    @Override
-    public PathItem filterPathItem(PathItem pathItem) {
-        for (Map.Entry<PathItem.HttpMethod, Operation> entry : pathItem.getOperations().entrySet()) {
-            PathItem.HttpMethod method = entry.getKey();
-            if (method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PATCH
-                || method == PathItem.HttpMethod.DELETE) {
-                document(entry.getValue());
-            }
-        }
-        return pathItem;
+    private IdempotencyDocumentation() {
     }
 
-    private static void document(Operation operation) {
+    /** Whether the filter pair enforces keys on this method. */
+    public static boolean enforced(PathItem.HttpMethod method) {
+        return method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PATCH
+            || method == PathItem.HttpMethod.DELETE;
+    }
+
+    /** Adds the idempotency headers and responses to one operation. */
+    public static void document(Operation operation) {
         operation.addParameter(OASFactory.createParameter()
             .name(IdempotencyKey.HEADER).in(Parameter.In.HEADER).required(true)
             .description("Unique key of this operation, 1-255 visible ASCII characters (bare or quoted). Retrying "
@@ -69,9 +63,7 @@ public class IdempotencyOpenApiFilter implements OASFilter {
             existing.description(existing.getDescription() + "; " + text);
             return;
         }
-        Content problem = OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE, OASFactory.createMediaType()
-            .schema(OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)));
-        APIResponse response = OASFactory.createAPIResponse().description(text.toString()).content(problem);
+        APIResponse response = OASFactory.createAPIResponse().description(text.toString());
         if ("409".equals(status) || "503".equals(status)) {
             response.addHeader("Retry-After", OASFactory.createHeader().description("Seconds to wait before retrying.")
                 .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)));
