@@ -16,10 +16,13 @@ class HealthAndOpenApiTest {
 
     @Test
     void readinessFollowsRedis() {
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+            .body("checks.name", org.hamcrest.Matchers.hasItem("redis"));
         RedisTestResource.server().stop();
         try {
-            given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
+            given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
+                .body(org.hamcrest.Matchers.not(containsString("Exception")))
+                .body(org.hamcrest.Matchers.not(containsString("io.netty")));
             given().get("/q/health/live").then().statusCode(200);
             given().get("/api/v1/inventory/any").then().statusCode(503)
                 .contentType("application/problem+json")
