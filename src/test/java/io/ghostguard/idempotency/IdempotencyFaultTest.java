@@ -4,6 +4,7 @@ import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
+import static io.ghostguard.support.Api.withKey;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -25,7 +26,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
@@ -47,10 +47,6 @@ class IdempotencyFaultTest {
 
     @Inject
     MeterRegistry registry;
-
-    private static RequestSpecification withKey(String key) {
-        return given().contentType("application/json").header("Idempotency-Key", key);
-    }
 
     @Test
     void staleOwnerCanNeitherCommitNorRelease() throws InterruptedException {

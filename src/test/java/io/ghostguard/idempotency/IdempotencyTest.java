@@ -1,9 +1,11 @@
 package io.ghostguard.idempotency;
 
 import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.concurrently;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
+import static io.ghostguard.support.Api.withKey;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -21,12 +23,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import io.restassured.specification.RequestSpecification;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -35,10 +33,6 @@ import org.junit.jupiter.api.Test;
 class IdempotencyTest {
 
     private static final String ORDERS = "/api/v1/orders";
-
-    private static RequestSpecification withKey(String key) {
-        return given().contentType("application/json").header("Idempotency-Key", key);
-    }
 
     private static int charges(String orderId) {
         return given().queryParam("orderId", orderId).get("/api/v1/payments").then().statusCode(200)
@@ -186,25 +180,7 @@ class IdempotencyTest {
         String key = unique("key");
         String body = orderBody("c-storm", sku, 1, "tok_ok");
         int requests = 50;
-        List<Response> responses = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < requests; i++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    responses.add(withKey(key).body(body).post(ORDERS));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            thread.start();
-            threads.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join(60_000);
-        }
+        List<Response> responses = concurrently(requests, () -> withKey(key).body(body).post(ORDERS));
         assertEquals(requests, responses.size());
         long executed = responses.stream()
             .filter(r -> r.statusCode() == 201 && r.header(IdempotencyFilters.REPLAYED_HEADER) == null).count();

@@ -1,6 +1,7 @@
 package io.ghostguard.orders;
 
 import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.concurrently;
 import static io.ghostguard.support.Api.json;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.place;
@@ -155,25 +156,8 @@ class OrderApiTest {
         int stock = 7;
         int buyers = 24;
         stock(sku, stock, 100);
-        List<Thread> threads = new ArrayList<>();
-        List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
-        for (int i = 0; i < buyers; i++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                statuses.add(place(unique("cust"), sku, 1).statusCode());
-            });
-            thread.start();
-            threads.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join(30_000);
-        }
+        List<Integer> statuses = concurrently(buyers, () -> place(unique("cust"), sku, 1)).stream()
+            .map(Response::statusCode).toList();
         assertEquals(buyers, statuses.size());
         assertEquals(stock, statuses.stream().filter(s -> s == 201).count());
         assertEquals(buyers - stock, statuses.stream().filter(s -> s == 409).count());

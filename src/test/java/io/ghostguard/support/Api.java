@@ -5,7 +5,12 @@ import static io.restassured.RestAssured.given;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /** Small request helpers shared by the HTTP tests. */
 public final class Api {
@@ -21,6 +26,35 @@ public final class Api {
     /** A JSON request with an Idempotency-Key that is new every call. */
     public static RequestSpecification json() {
         return given().contentType(ContentType.JSON).header("Idempotency-Key", UUID.randomUUID().toString());
+    }
+
+    /** A JSON request with the given Idempotency-Key. */
+    public static RequestSpecification withKey(String key) {
+        return given().contentType(ContentType.JSON).header("Idempotency-Key", key);
+    }
+
+    /** Sends {@code count} requests at once (released together by a latch) and returns every response. */
+    public static List<Response> concurrently(int count, Supplier<Response> request) throws InterruptedException {
+        List<Response> responses = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                    responses.add(request.get());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(60_000);
+        }
+        return responses;
     }
 
     /** Sets stock and price of a SKU in EUR. */
