@@ -77,6 +77,14 @@ class StrictInputTest {
     }
 
     @Test
+    void everyUnknownAndMistypedFieldIsNamedAtOnce() {
+        rejected("{\"customerId\":7,\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":\"2\",\"colour\":\"red\"},"
+            + "{\"sku\":\"b\",\"quantity\":1.5}],\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\",\"discount\":5}")
+            .body("violations.field", containsInAnyOrder("customerId", "items[0].quantity", "items[0].colour",
+                "items[1].quantity", "discount"));
+    }
+
+    @Test
     void duplicateKeyIsRejected() {
         rejected("{\"customerId\":\"c1\",\"customerId\":\"c2\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],"
             + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}")
