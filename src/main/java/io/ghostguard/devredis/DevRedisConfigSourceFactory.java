@@ -12,20 +12,31 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * In dev mode only, and only when no {@code quarkus.redis.hosts} is configured, starts a local
  * redis-server so that {@code ./mvnw quarkus:dev} works on a machine with nothing but a JDK. The server
  * lives as long as the JVM and survives live reloads through a system property. Other profiles get
- * nothing from here: production must name its Redis explicitly.
+ * nothing from here: production must name its Redis explicitly, and is told so when it does not.
  */
 public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
 
     private static final String HOSTS = "quarkus.redis.hosts";
     private static final String STARTED = "ghostguard.dev-redis.url";
+    /** System property, not a static field: the factory runs in more than one class loader. */
+    private static final String EXPLAINED = "ghostguard.redis-hosts.explained";
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        if (!context.getProfiles().contains("dev")) {
-            return List.of();
-        }
         ConfigValue configured = context.getValue(HOSTS);
         if (configured != null && configured.getValue() != null) {
+            return List.of();
+        }
+        if (context.getProfiles().contains("test")) {
+            return List.of();
+        }
+        if (!context.getProfiles().contains("dev")) {
+            // The start-up failure that follows is logged without its cause; say it plainly once.
+            if (System.getProperty(EXPLAINED) == null) {
+                System.setProperty(EXPLAINED, "true");
+                System.err.println("Ghostguard Orders: quarkus.redis.hosts is not set. Production needs an explicit "
+                    + "Redis address, for example QUARKUS_REDIS_HOSTS=redis://redis:6379.");
+            }
             return List.of();
         }
         ConfigValue enabled = context.getValue("orders.dev.start-redis");
