@@ -32,7 +32,7 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
         }
         if (!context.getProfiles().contains("dev")) {
             // The start-up failure that follows is logged without its cause; say it plainly once.
-            if (System.getProperty(EXPLAINED) == null) {
+            if (System.getProperty(EXPLAINED) == null && runningApplication()) {
                 System.setProperty(EXPLAINED, "true");
                 System.err.println("Ghostguard Orders: quarkus.redis.hosts is not set. Production needs an explicit "
                     + "Redis address, for example QUARKUS_REDIS_HOSTS=redis://redis:6379.");
@@ -44,6 +44,12 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
             return List.of();
         }
         return List.of(new PropertiesConfigSource(Map.of(HOSTS, startOnce()), "ghostguard-dev-redis", 50));
+    }
+
+    /** True in the packaged application (JVM or native), false while Maven builds it. */
+    private static boolean runningApplication() {
+        return System.getProperty("java.class.path", "").endsWith("quarkus-run.jar")
+            || "runtime".equals(System.getProperty("org.graalvm.nativeimage.imagecode"));
     }
 
     private static synchronized String startOnce() {
