@@ -3,6 +3,7 @@ package io.ghostguard.caller;
 import io.ghostguard.idempotency.IdempotencyFilters;
 import io.ghostguard.orders.api.OrderResponse;
 import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemType;
 import io.ghostguard.security.CallerIdentity;
 import io.ghostguard.security.IdentityResolver;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
@@ -53,15 +55,16 @@ public class TelemetryFilters {
         this.registry = registry;
     }
 
-    /** Classifies the caller before anything else looks at the request. */
+    /** Settles the caller (claim included) and the route before any other filter looks at the request. */
     @ServerRequestFilter(priority = 10)
     public Uni<Void> classify(ContainerRequestContext request, ResourceInfo resource) {
         String route = resource.getResourceMethod() == null ? RouteTemplates.of(request.getUriInfo().getPath())
             : routes.computeIfAbsent(resource.getResourceMethod(), RouteTemplates::of);
         return identities.getDeferredIdentity().invoke(identity -> {
-            Caller caller = classifier.classify(identity.isAnonymous() ? null
-                    : identity.getAttribute(CallerClassifier.CLAIM), request.getUriInfo().getPath(),
-                request.getHeaderString(CallerClassifier.HEADER), request.getHeaderString("User-Agent"));
+            // EarlyClassification already judged path and headers; only an identity claim can change that.
+            Caller caller = identity.isAnonymous() ? RequestLabels.caller()
+                : classifier.classify(identity.getAttribute(CallerClassifier.CLAIM), request.getUriInfo().getPath(),
+                    request.getHeaderString(CallerClassifier.HEADER), request.getHeaderString("User-Agent"));
             RequestLabels.remember(caller, route);
             CallerIdentity who = resolver.resolve(identity);
             Span span = Span.current();
@@ -102,15 +105,9 @@ public class TelemetryFilters {
             return "error";
         }
         if (entity instanceof Problem problem) {
-            String type = problem.type().toString();
-            String slug = type.substring(type.lastIndexOf('/') + 1);
-            switch (slug) {
-                case "payment-declined", "insufficient-stock", "currency-mismatch" -> {
-                    return slug.replace('-', '_');
-                }
-                default -> {
-                    return "rejected";
-                }
+            Optional<ProblemType> refusal = ProblemType.of(problem).filter(ProblemType.BUSINESS_REFUSALS::contains);
+            if (refusal.isPresent()) {
+                return refusal.get().slug().replace('-', '_');
             }
         }
         return "rejected";

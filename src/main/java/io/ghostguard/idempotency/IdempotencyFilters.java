@@ -61,8 +61,6 @@ public class IdempotencyFilters {
     private static final Logger LOG = Logger.getLogger(IdempotencyFilters.class);
     private static final String CLAIM = IdempotencyFilters.class.getName() + ".claim";
     private static final Set<String> ENFORCED_METHODS = Set.of("POST", "PATCH", "DELETE");
-    private static final Set<String> STORED_PROBLEMS = Set.of(ProblemType.PAYMENT_DECLINED.slug(),
-        ProblemType.INSUFFICIENT_STOCK.slug(), ProblemType.CURRENCY_MISMATCH.slug());
     private static final long POLL_MILLIS = 25;
     private static final String RETRY_AFTER_SECONDS = "1";
 
@@ -266,12 +264,8 @@ public class IdempotencyFilters {
         if (status >= 200 && status < 300) {
             return true;
         }
-        return entity instanceof Problem problem && STORED_PROBLEMS.contains(slugOf(problem));
-    }
-
-    private static String slugOf(Problem problem) {
-        String type = problem.type().toString();
-        return type.substring(type.lastIndexOf('/') + 1);
+        return entity instanceof Problem problem
+            && ProblemType.of(problem).filter(ProblemType.BUSINESS_REFUSALS::contains).isPresent();
     }
 
     private static Response replay(IdempotencyRecord record) {

@@ -1,6 +1,9 @@
 package io.ghostguard.problem;
 
 import java.net.URI;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
 
 /** Every problem type the API answers with; the URIs are stable and documented in the README. */
 public enum ProblemType {
@@ -37,6 +40,10 @@ public enum ProblemType {
     /** Anything unexpected; the response carries an incident id that the logs carry too. */
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 
+    /** Business refusals: final outcomes the handler reached, stored for replay like a success. */
+    public static final Set<ProblemType> BUSINESS_REFUSALS = EnumSet.of(PAYMENT_DECLINED, INSUFFICIENT_STOCK,
+        CURRENCY_MISMATCH);
+
     /** Base of every problem type URI. */
     public static final String BASE = "https://ghostguard.io/problems/";
 
@@ -48,6 +55,16 @@ public enum ProblemType {
         this.slug = slug;
         this.title = title;
         this.status = status;
+    }
+
+    /** The type a problem document carries, if it is one of these. */
+    public static Optional<ProblemType> of(Problem problem) {
+        for (ProblemType type : values()) {
+            if (type.uri().equals(problem.type())) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The absolute type URI. */

@@ -22,7 +22,11 @@ public class RedisCalls {
 
     /** Applies the deadline and the failure translation to one call. */
     public <T> Uni<T> guard(String operation, Uni<T> call) {
-        return call.ifNoItem().after(timeout).fail()
+        return guard(operation, call, timeout);
+    }
+
+    private static <T> Uni<T> guard(String operation, Uni<T> call, Duration deadline) {
+        return call.ifNoItem().after(deadline).fail()
             .onFailure(failure -> !(failure instanceof StoreUnavailableException))
             .transform(failure -> new StoreUnavailableException(operation, failure));
     }
@@ -39,13 +43,7 @@ public class RedisCalls {
                 }
             })
             .replaceWithVoid();
-        return wait.ifNoItem().after(timeout.plus(ackTimeout)).fail()
-            .onFailure(failure -> !(failure instanceof StoreUnavailableException))
-            .transform(failure -> new StoreUnavailableException("replica-wait", failure));
-    }
-
-    /** The deadline of one call. */
-    public Duration timeout() {
-        return timeout;
+        // WAIT itself may block for ackTimeout, so its deadline is the command timeout on top of that.
+        return guard("replica-wait", wait, timeout.plus(ackTimeout));
     }
 }

@@ -61,6 +61,9 @@ class TelemetryTest {
         given().header("User-Agent", "Claude-User/1.0").contentType("application/json")
             .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok"))
             .post("/api/v1/orders").then().statusCode(201);
+        given().header("User-Agent", "Claude-User/1.0").contentType("application/json")
+            .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_declined"))
+            .post("/api/v1/orders").then().statusCode(402);
         given().header(HeaderTestAuthentication.USER, "pat").header(HeaderTestAuthentication.CALLER_CLAIM, "human")
             .get("/api/v1/inventory/" + sku).then().statusCode(200);
         given().get("/mcp").then().statusCode(404);
@@ -83,6 +86,8 @@ class TelemetryTest {
             line.contains("caller_type=\"agent\"") && line.contains("outcome=\"executed\"")));
         assertTrue(series(metrics, "orders_placed_total").stream().anyMatch(line ->
             line.contains("caller_type=\"agent\"") && line.contains("result=\"created\"")));
+        assertTrue(series(metrics, "orders_placed_total").stream().anyMatch(line ->
+            line.contains("caller_type=\"agent\"") && line.contains("result=\"payment_declined\"")));
     }
 
     @Test
