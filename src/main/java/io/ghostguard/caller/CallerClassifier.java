@@ -24,7 +24,6 @@ public class CallerClassifier {
     private final List<String> agentPatterns;
     private final List<String> agentPatternsLower;
 
-    /** Reads the caller settings. */
     public CallerClassifier(OrdersConfig config) {
         this.trustHeader = config.caller().trustHeader();
         this.mcpPath = config.caller().mcpPath();
@@ -40,25 +39,25 @@ public class CallerClassifier {
      * @param header the X-Caller-Type header, or null
      * @param userAgent the User-Agent header, or null
      */
-    public Caller classify(Object claim, String path, String header, String userAgent) {
+    public CallerClassification classify(Object claim, String path, String header, String userAgent) {
         String agent = agentName(userAgent);
         Optional<CallerType> claimed = CallerType.parse(claim == null ? null : claim.toString());
         if (claimed.isPresent()) {
-            return new Caller(claimed.get(), agent);
+            return new CallerClassification(claimed.get(), agent);
         }
         if (path != null && (path.equals(mcpPath) || path.startsWith(mcpPath + "/"))) {
-            return new Caller(CallerType.MCP, agent);
+            return new CallerClassification(CallerType.MCP, agent);
         }
         if (trustHeader) {
             Optional<CallerType> asserted = CallerType.parse(header);
             if (asserted.isPresent()) {
-                return new Caller(asserted.get(), agent);
+                return new CallerClassification(asserted.get(), agent);
             }
         }
         if (agent != null) {
-            return new Caller(CallerType.AGENT, agent);
+            return new CallerClassification(CallerType.AGENT, agent);
         }
-        return Caller.UNKNOWN;
+        return CallerClassification.UNKNOWN;
     }
 
     /** The configured agent pattern the User-Agent contains (case-insensitive), as configured; else null. */

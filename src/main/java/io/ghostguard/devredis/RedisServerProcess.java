@@ -19,9 +19,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code redis-server} process on a loopback port, for dev mode and tests: the binary on PATH
- * when present, else the one shipped in the embedded-redis jar (present on the dev and test class path
- * only, never in the production artifact).
+ * A real {@code redis-server} process on a loopback port, for dev mode (and the tests, which add their own
+ * fault injection around it): the binary on PATH when present, else the one shipped in the embedded-redis jar
+ * (present on the dev and test class path only, never in the production artifact).
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -54,12 +54,12 @@ public final class RedisServerProcess implements AutoCloseable {
         return server;
     }
 
-    /** Starts a replica of {@code primary} on a free port and waits until it answers PING. */
-    public static RedisServerProcess startReplicaOf(RedisServerProcess primary) {
-        RedisServerProcess replica = new RedisServerProcess(freePort(), primary.executable, tempDir(),
-            List.of("--replicaof", "127.0.0.1", Integer.toString(primary.port)));
-        replica.start();
-        return replica;
+    /** Starts a server on a free port with extra {@code redis-server} arguments and waits until it answers PING. */
+    public static RedisServerProcess startOnFreePort(List<String> serverArguments) {
+        RedisServerProcess server = new RedisServerProcess(freePort(), locateExecutable(System.getenv("PATH")),
+            tempDir(), List.copyOf(serverArguments));
+        server.start();
+        return server;
     }
 
     /** {@code redis://127.0.0.1:<port>}. */
@@ -106,45 +106,25 @@ public final class RedisServerProcess implements AutoCloseable {
         process = null;
     }
 
-    /** Freezes the process (SIGSTOP): connections stay open but nothing is answered, like a stalled server. */
-    public synchronized void pause() {
-        signal("-STOP");
-    }
-
-    /** Thaws a process frozen by {@link #pause()}. */
-    public synchronized void resume() {
-        signal("-CONT");
-    }
-
-    private void signal(String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill " + signal + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Override
     public void close() {
         stop();
     }
 
-    /** Sends one command in RESP and returns the first reply line, for test set-up and fault injection. */
-    public String command(String... args) {
+    /** The operating system's id of the running process. */
+    public synchronized long pid() {
+        if (process == null) {
+            throw new IllegalStateException("redis-server is not running");
+        }
+        return process.pid();
+    }
+
+    /** Sends an inline PING and returns the reply line. */
+    private String ping() {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(5_000);
-            StringBuilder resp = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String arg : args) {
-                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-                resp.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
-            }
             OutputStream out = socket.getOutputStream();
-            out.write(resp.toString().getBytes(StandardCharsets.UTF_8));
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
             StringBuilder line = new StringBuilder();
@@ -166,7 +146,7 @@ public final class RedisServerProcess implements AutoCloseable {
                 throw new IllegalStateException("redis-server exited with " + process.exitValue());
             }
             try {
-                if ("+PONG".equals(command("PING"))) {
+                if ("+PONG".equals(ping())) {
                     return;
                 }
             } catch (UncheckedIOException notYet) {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Set;
 
 /**
  * Parsing of the {@code Idempotency-Key} header (and its {@code X-Idempotency-Key} alias) and the scoped
@@ -17,6 +18,11 @@ public final class IdempotencyKey {
     public static final String ALIAS = "X-Idempotency-Key";
     /** Longest key accepted. */
     public static final int MAX_LENGTH = 255;
+    /**
+     * HTTP methods that must carry a key. PUT is not among them: it replaces state and is guarded by
+     * {@code If-Match} instead.
+     */
+    public static final Set<String> ENFORCED_METHODS = Set.of("POST", "PATCH", "DELETE");
 
     private IdempotencyKey() {
     }

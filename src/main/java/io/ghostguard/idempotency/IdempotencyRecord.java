@@ -8,7 +8,7 @@ package io.ghostguard.idempotency;
  * {@code D\n<fp>\n<status>\n<content type>\n<location>\n<body>}, so that the fencing scripts compare
  * whole strings instead of decoding JSON, and a replay needs no JSON parsing either.
  */
-public record IdempotencyRecord(boolean completed, String owner, String fp, int status, String contentType,
+public record IdempotencyRecord(boolean completed, String owner, String fingerprint, int status, String contentType,
                                 String location, String body) {
 
     private static final char SEPARATOR = '\n';
@@ -27,9 +27,9 @@ public record IdempotencyRecord(boolean completed, String owner, String fp, int 
     /** The stored form. */
     public String encode() {
         if (!completed) {
-            return "P" + SEPARATOR + owner + SEPARATOR + fp;
+            return "P" + SEPARATOR + owner + SEPARATOR + fingerprint;
         }
-        return "D" + SEPARATOR + fp + SEPARATOR + status + SEPARATOR + contentType + SEPARATOR
+        return "D" + SEPARATOR + fingerprint + SEPARATOR + status + SEPARATOR + contentType + SEPARATOR
             + (location == null ? "" : location) + SEPARATOR + (body == null ? "" : body);
     }
 

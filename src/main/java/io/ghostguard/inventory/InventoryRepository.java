@@ -1,6 +1,7 @@
 package io.ghostguard.inventory;
 
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.hash.ReactiveHashCommands;
@@ -9,17 +10,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Optional;
 
-/** Stock records as Redis hashes {@code inv:{t:<tenant>}:<sku>} with fields available, unitPrice, currency. */
+/** Stock records as Redis hashes ({@link Keyspace#INVENTORY}) with fields available, unitPrice, currency. */
 @ApplicationScoped
 public class InventoryRepository {
-
-    /** Key kind of a stock record; the order scripts decrement and restock the same hashes. */
-    public static final String KIND = "inv";
 
     private final ReactiveHashCommands<String, String, String> hashes;
     private final RedisCalls calls;
 
-    /** Wires the hash commands of the shared data source. */
     public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls) {
         this.hashes = redis.hash(String.class);
         this.calls = calls;
@@ -27,17 +24,17 @@ public class InventoryRepository {
 
     /** The stock record of one SKU, if the tenant has one. */
     public Uni<Optional<StockItem>> find(TenantId tenant, String sku) {
-        return calls.guard("inventory-read", hashes.hgetall(tenant.key(KIND, sku)))
+        return calls.guard("inventory-read", hashes.hgetall(tenant.key(Keyspace.INVENTORY, sku)))
             .map(fields -> fields.isEmpty() ? Optional.empty() : Optional.of(fromFields(sku, fields)));
     }
 
     /** Replaces quantity, price and currency of one SKU in one HSET. */
-    public Uni<StockItem> save(TenantId tenant, StockItem item) {
+    public Uni<StockItem> setStock(TenantId tenant, StockItem item) {
         Map<String, String> fields = Map.of(
             "available", Long.toString(item.available()),
             "unitPrice", Long.toString(item.unitPrice()),
             "currency", item.currency());
-        return calls.guard("inventory-write", hashes.hset(tenant.key(KIND, item.sku()), fields))
+        return calls.guard("inventory-write", hashes.hset(tenant.key(Keyspace.INVENTORY, item.sku()), fields))
             .replaceWith(item);
     }
 

@@ -10,7 +10,6 @@ public class InventoryService {
 
     private final InventoryRepository repository;
 
-    /** Wires the repository. */
     public InventoryService(InventoryRepository repository) {
         this.repository = repository;
     }
@@ -22,7 +21,7 @@ public class InventoryService {
     }
 
     /** Sets quantity and price; repeating the same call leaves the same state (naturally idempotent). */
-    public Uni<StockItem> restock(TenantId tenant, StockItem item) {
-        return repository.save(tenant, item);
+    public Uni<StockItem> setStock(TenantId tenant, StockItem item) {
+        return repository.setStock(tenant, item);
     }
 }

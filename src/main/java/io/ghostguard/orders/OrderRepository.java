@@ -3,13 +3,13 @@ package io.ghostguard.orders;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.inventory.InventoryRepository;
-import io.ghostguard.payments.LedgerRepository;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.value.ReactiveValueCommands;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
@@ -21,17 +21,17 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Orders in Redis: the record {@code order:{t}:<id>} (JSON), the indexes {@code orders:{t}:all} and
- * {@code orders:{t}:customer:<id>}, and the natural keys {@code opkey:{t}:<hash>} and
- * {@code cref:{t}:<clientReference>}. Placing and cancelling run as one Lua script each.
+ * Orders in Redis: the JSON record, the tenant and customer indexes and the two natural keys (see
+ * {@link Keyspace}). Placing and cancelling run as one Lua script each. Orders are read back by reflection,
+ * which a native image must know of.
  */
 @ApplicationScoped
+@RegisterForReflection(targets = {Order.class, OrderLine.class})
 public class OrderRepository {
 
-    static final String ORDER = "order";
-    static final String INDEX = "orders";
-    static final String OPERATION_KEY = "opkey";
-    static final String CLIENT_REFERENCE = "cref";
+    private static final String ALL_ORDERS = "all";
+    private static final String CUSTOMER = "customer:";
+    private static final String NO_KEY = "-";
 
     private static final LuaScript PLACE = LuaScript.load("place-order");
     private static final LuaScript CANCEL = LuaScript.load("cancel-order");
@@ -43,7 +43,6 @@ public class OrderRepository {
     private final ObjectMapper json;
     private final OrdersConfig config;
 
-    /** Wires the shared data source. */
     public OrderRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json, OrdersConfig config) {
         this.redis = redis;
         this.values = redis.value(String.class);
@@ -63,7 +62,7 @@ public class OrderRepository {
         }
 
         /** A line is short of stock; nothing was written. */
-        record Short(String sku, long requested, long available) implements Outcome {
+        record InsufficientStock(String sku, long requested, long available) implements Outcome {
         }
 
         /** A line is priced in another currency; nothing was written. */
@@ -76,17 +75,17 @@ public class OrderRepository {
                               String operationKey, Instant createdAt) {
         String reference = command.clientReference() == null ? "" : command.clientReference();
         List<String> keys = new ArrayList<>(List.of(
-            tenant.key(ORDER, orderId),
-            tenant.key(LedgerRepository.KIND, orderId),
-            tenant.key(INDEX, "all"),
-            tenant.key(INDEX, "customer:" + command.customerId()),
-            tenant.key("seq", "orders"),
-            tenant.key(OPERATION_KEY, operationKey == null ? "-" : operationKey),
-            tenant.key(CLIENT_REFERENCE, reference.isEmpty() ? "-" : reference)));
+            tenant.key(Keyspace.ORDER, orderId),
+            tenant.key(Keyspace.LEDGER, orderId),
+            tenant.key(Keyspace.ORDER_INDEX, ALL_ORDERS),
+            tenant.key(Keyspace.ORDER_INDEX, CUSTOMER + command.customerId()),
+            tenant.key(Keyspace.SEQUENCE, "orders"),
+            tenant.key(Keyspace.OPERATION_KEY, operationKey == null ? NO_KEY : operationKey),
+            tenant.key(Keyspace.CLIENT_REFERENCE, reference.isEmpty() ? NO_KEY : reference)));
         List<String> args = new ArrayList<>(List.of(orderId, command.customerId(), command.currency(), paymentId,
             reference, createdAt.toString(), operationKey == null ? "0" : "1", ledgerEntryId()));
         for (OrderItem item : command.items()) {
-            keys.add(tenant.key(InventoryRepository.KIND, item.sku()));
+            keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
         }
         return calls.guard("place-order", PLACE.run(redis, keys, args))
@@ -97,13 +96,13 @@ public class OrderRepository {
 
     /** One order of the tenant, if it exists. */
     public Uni<Optional<Order>> find(TenantId tenant, String orderId) {
-        return calls.guard("order-read", values.get(tenant.key(ORDER, orderId)))
+        return calls.guard("order-read", values.get(tenant.key(Keyspace.ORDER, orderId)))
             .map(raw -> Optional.ofNullable(raw).map(this::parse));
     }
 
     /** Orders newest first, below the exclusive cursor (null for the first page). */
     public Uni<OrderPage> page(TenantId tenant, String customerId, Long before, int limit) {
-        String index = tenant.key(INDEX, customerId == null ? "all" : "customer:" + customerId);
+        String index = tenant.key(Keyspace.ORDER_INDEX, customerId == null ? ALL_ORDERS : CUSTOMER + customerId);
         String bound = before == null ? "+inf" : Long.toString(before);
         return calls.guard("order-page", PAGE.run(redis, List.of(index), List.of(bound, Integer.toString(limit + 1))))
             .flatMap(reply -> {
@@ -119,7 +118,7 @@ public class OrderRepository {
                 if (pageIds.isEmpty()) {
                     return Uni.createFrom().item(new OrderPage(List.of(), null));
                 }
-                String[] keys = pageIds.stream().map(id -> tenant.key(ORDER, id)).toArray(String[]::new);
+                String[] keys = pageIds.stream().map(id -> tenant.key(Keyspace.ORDER, id)).toArray(String[]::new);
                 return calls.guard("order-read", values.mget(keys)).map(found -> new OrderPage(
                     orderedOrders(keys, found), next));
             });
@@ -128,8 +127,8 @@ public class OrderRepository {
     /** Runs the cancelling script for a known order: status flip, restock and refund, once. */
     public Uni<Optional<Order>> cancel(TenantId tenant, Order order, Instant at) {
         List<String> keys = new ArrayList<>(List.of(
-            tenant.key(ORDER, order.id()), tenant.key(LedgerRepository.KIND, order.id())));
-        order.lines().forEach(line -> keys.add(tenant.key(InventoryRepository.KIND, line.sku())));
+            tenant.key(Keyspace.ORDER, order.id()), tenant.key(Keyspace.LEDGER, order.id())));
+        order.lines().forEach(line -> keys.add(tenant.key(Keyspace.INVENTORY, line.sku())));
         return calls.guard("cancel-order", CANCEL.run(redis, keys, List.of(ledgerEntryId(), at.toString())))
             .map(reply -> "missing".equals(reply.get(0)) ? Optional.<Order>empty() : Optional.of(parse(reply.get(1))));
     }
@@ -158,7 +157,7 @@ public class OrderRepository {
         return switch (reply.get(0)) {
             case "created" -> new Outcome.Created(parse(reply.get(1)));
             case "existing" -> new Outcome.Existing(reply.get(1));
-            case "insufficient" -> new Outcome.Short(reply.get(1), Long.parseLong(reply.get(2)),
+            case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
                 Long.parseLong(reply.get(3)));
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
             default -> throw new IllegalStateException("unexpected place-order reply");

@@ -17,7 +17,6 @@ public class OrderService {
     private final PaymentGateway payments;
     private final Clock clock = Clock.systemUTC();
 
-    /** Wires the repository and the payment provider. */
     public OrderService(OrderRepository orders, PaymentGateway payments) {
         this.orders = orders;
         this.payments = payments;
@@ -60,9 +59,9 @@ public class OrderService {
         if (outcome instanceof OrderRepository.Outcome.Existing existing) {
             return existingPlacement(tenant, existing.orderId());
         }
-        if (outcome instanceof OrderRepository.Outcome.Short missing) {
+        if (outcome instanceof OrderRepository.Outcome.InsufficientStock shortage) {
             return Uni.createFrom().failure(
-                new InsufficientStockException(missing.sku(), missing.requested(), missing.available()));
+                new InsufficientStockException(shortage.sku(), shortage.requested(), shortage.available()));
         }
         OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
         return Uni.createFrom().failure(new CurrencyMismatchException(other.sku(), other.currency()));

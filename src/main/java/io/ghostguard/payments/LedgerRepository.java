@@ -3,29 +3,29 @@ package io.ghostguard.payments;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.list.ReactiveListCommands;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * Reads the ledger of an order, a Redis list {@code ledger:{t:<tenant>}:<orderId>} of JSON entries.
- * Entries are appended only by the order scripts, in the same atomic step as the order change.
+ * Reads the ledger of an order, a Redis list ({@link Keyspace#LEDGER}) of JSON entries. Entries are appended
+ * only by the order scripts, in the same atomic step as the order change. The entries are read by reflection,
+ * which a native image must know of.
  */
 @ApplicationScoped
+@RegisterForReflection(targets = LedgerEntry.class)
 public class LedgerRepository {
-
-    /** Key kind of an order's ledger list. */
-    public static final String KIND = "ledger";
 
     private final ReactiveListCommands<String, String> lists;
     private final RedisCalls calls;
     private final ObjectMapper json;
 
-    /** Wires the list commands of the shared data source. */
     public LedgerRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json) {
         this.lists = redis.list(String.class);
         this.calls = calls;
@@ -34,7 +34,7 @@ public class LedgerRepository {
 
     /** Every entry of one order, oldest first; empty when the tenant has no such order. */
     public Uni<List<LedgerEntry>> entries(TenantId tenant, String orderId) {
-        return calls.guard("ledger-read", lists.lrange(tenant.key(KIND, orderId), 0, -1))
+        return calls.guard("ledger-read", lists.lrange(tenant.key(Keyspace.LEDGER, orderId), 0, -1))
             .map(raw -> raw.stream().map(this::parse).toList());
     }
 

@@ -3,12 +3,18 @@ package io.ghostguard.problem;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.ghostguard.input.Violation;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** An RFC 9457 problem document with optional {@code violations} and type-specific extension members. */
+/**
+ * An RFC 9457 problem document with optional {@code violations} and type-specific extension members. Built at
+ * run time and written by reflection, which a native image must know of.
+ */
+@RegisterForReflection(targets = {Problem.class, Violation.class})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(URI type, String title, int status, String detail, List<Violation> violations,
                       @JsonIgnore Map<String, Object> extensions) {

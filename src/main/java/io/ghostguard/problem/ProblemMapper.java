@@ -1,15 +1,15 @@
 package io.ghostguard.problem;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.ghostguard.input.InputViolations;
+import io.ghostguard.input.InvalidInputException;
+import io.ghostguard.input.Violation;
 import io.ghostguard.inventory.SkuNotFoundException;
 import io.ghostguard.orders.CurrencyMismatchException;
 import io.ghostguard.orders.InsufficientStockException;
@@ -17,16 +17,11 @@ import io.ghostguard.orders.OrderNotFoundException;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.payments.UnknownPaymentOrderException;
 import io.ghostguard.redis.StoreUnavailableException;
-import jakarta.validation.ConstraintViolation;
+import io.ghostguard.telemetry.SchemaViolationMetrics;
 import jakarta.validation.ConstraintViolationException;
-import jakarta.validation.ElementKind;
-import jakarta.validation.Path;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedList;
 import java.util.List;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -43,23 +38,16 @@ public class ProblemMapper {
 
     private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
 
-    private final SchemaViolationRecorder recorder;
+    private final SchemaViolationMetrics recorder;
 
-    /** Wires the recorder that counts rejected input. */
-    public ProblemMapper(SchemaViolationRecorder recorder) {
+    public ProblemMapper(SchemaViolationMetrics recorder) {
         this.recorder = recorder;
     }
 
     /** Bean validation of bodies, path and query parameters: every violation is listed. */
     @ServerExceptionMapper
     public Response constraintViolation(ConstraintViolationException exception) {
-        List<Violation> violations = new ArrayList<>();
-        for (ConstraintViolation<?> violation : exception.getConstraintViolations()) {
-            violations.add(new Violation(fieldOf(violation.getPropertyPath()), violation.getMessage(),
-                violation.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName()));
-        }
-        violations.sort(Comparator.comparing(Violation::field).thenComparing(Violation::message));
-        return invalid(violations);
+        return invalid(InputViolations.of(exception.getConstraintViolations()));
     }
 
     /** JSON that cannot be read or bound: syntax, duplicate keys, trailing content, unknown fields, types. */
@@ -67,7 +55,7 @@ public class ProblemMapper {
         UnrecognizedPropertyException.class, InvalidFormatException.class, StreamReadException.class,
         JsonParseException.class, InputCoercionException.class})
     public Response unreadableJson(JsonProcessingException exception) {
-        return invalid(List.of(violationOf(exception)));
+        return invalid(List.of(InputViolations.of(exception)));
     }
 
     /** Input rejected by a resource's own checks, such as a cursor this service never issued. */
@@ -174,79 +162,5 @@ public class ProblemMapper {
             case NOT_ACCEPTABLE -> "This resource answers application/json only.";
             default -> "No such resource exists.";
         };
-    }
-
-    private static Violation violationOf(JsonProcessingException exception) {
-        if (exception instanceof UnrecognizedPropertyException unknown) {
-            return new Violation(pathOf(unknown.getPath()), "unknown field", "UnknownField");
-        }
-        if (exception instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            return new Violation(pathOf(mapping.getPath()), "wrong type or value", "Type");
-        }
-        if (exception.getProcessor() instanceof JsonParser parser) {
-            String message = exception.getOriginalMessage() != null
-                && exception.getOriginalMessage().startsWith("Duplicate field") ? "duplicate field" : "malformed JSON";
-            return new Violation(pathOf(parser.getParsingContext()), message,
-                "duplicate field".equals(message) ? "DuplicateField" : "Syntax");
-        }
-        return new Violation("$", "malformed JSON", "Syntax");
-    }
-
-    private static String pathOf(List<JsonMappingException.Reference> references) {
-        StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference reference : references) {
-            if (reference.getFieldName() != null) {
-                if (path.length() > 0) {
-                    path.append('.');
-                }
-                path.append(reference.getFieldName());
-            } else if (reference.getIndex() >= 0) {
-                path.append('[').append(reference.getIndex()).append(']');
-            }
-        }
-        return path.length() == 0 ? "$" : path.toString();
-    }
-
-    private static String pathOf(JsonStreamContext context) {
-        LinkedList<String> parts = new LinkedList<>();
-        for (JsonStreamContext current = context; current != null && !current.inRoot();
-             current = current.getParent()) {
-            if (current.inArray()) {
-                parts.addFirst("[" + Math.max(current.getCurrentIndex(), 0) + "]");
-            } else if (current.getCurrentName() != null) {
-                parts.addFirst("." + current.getCurrentName());
-            }
-        }
-        String path = String.join("", parts);
-        return path.isEmpty() ? "$" : path.startsWith(".") ? path.substring(1) : path;
-    }
-
-    /** JSON path of a bean-validation property path, without the method and parameter nodes of bodies. */
-    static String fieldOf(Path path) {
-        StringBuilder field = new StringBuilder();
-        String parameter = null;
-        for (Path.Node node : path) {
-            ElementKind kind = node.getKind();
-            if (kind == ElementKind.METHOD) {
-                continue;
-            }
-            if (kind == ElementKind.PARAMETER) {
-                parameter = node.getName();
-                continue;
-            }
-            if (node.isInIterable() && node.getIndex() != null) {
-                field.append('[').append(node.getIndex()).append(']');
-            }
-            if (kind == ElementKind.PROPERTY) {
-                if (field.length() > 0) {
-                    field.append('.');
-                }
-                field.append(node.getName());
-            }
-        }
-        if (field.length() == 0) {
-            return parameter == null ? "$" : parameter;
-        }
-        return field.toString();
     }
 }

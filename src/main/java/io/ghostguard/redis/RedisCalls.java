@@ -15,7 +15,6 @@ public class RedisCalls {
 
     private final Duration timeout;
 
-    /** Reads the command timeout from configuration. */
     public RedisCalls(OrdersConfig config) {
         this.timeout = config.redis().commandTimeout();
     }

@@ -20,7 +20,6 @@ public class RedisReadiness implements AsyncHealthCheck {
     private final ReactiveRedisDataSource redis;
     private final RedisCalls calls;
 
-    /** Wires the data source. */
     public RedisReadiness(ReactiveRedisDataSource redis, RedisCalls calls) {
         this.redis = redis;
         this.calls = calls;

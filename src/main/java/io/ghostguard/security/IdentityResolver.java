@@ -23,24 +23,23 @@ public class IdentityResolver {
     private final CurrentIdentityAssociation identities;
     private final TenantId defaultTenant;
 
-    /** Wires the identity association and reads the default tenant. */
     public IdentityResolver(CurrentIdentityAssociation identities, OrdersConfig config) {
         this.identities = identities;
         this.defaultTenant = new TenantId(config.tenant().defaultId());
     }
 
     /** Tenant and principal of the current request, without blocking. */
-    public Uni<CallerIdentity> current() {
+    public Uni<Actor> current() {
         return identities.getDeferredIdentity().map(this::resolve);
     }
 
     /** Tenant and principal of a known identity. */
-    public CallerIdentity resolve(SecurityIdentity identity) {
+    public Actor resolve(SecurityIdentity identity) {
         if (identity == null || identity.isAnonymous()) {
-            return new CallerIdentity(defaultTenant, ANONYMOUS);
+            return new Actor(defaultTenant, ANONYMOUS);
         }
         Object tenant = identity.getAttribute(TENANT_ATTRIBUTE);
         TenantId tenantId = tenant == null ? defaultTenant : new TenantId(tenant.toString());
-        return new CallerIdentity(tenantId, identity.getPrincipal().getName());
+        return new Actor(tenantId, identity.getPrincipal().getName());
     }
 }

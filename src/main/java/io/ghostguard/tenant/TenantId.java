@@ -20,7 +20,7 @@ public record TenantId(String value) {
     }
 
     /** A Redis key {@code <kind>:{t:<tenant>}:<suffix>}. */
-    public String key(String kind, String suffix) {
-        return kind + ":" + hashTag() + ":" + suffix;
+    public String key(Keyspace kind, String suffix) {
+        return kind.prefix() + ":" + hashTag() + ":" + suffix;
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.support.TestRedis;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 
@@ -14,20 +15,22 @@ class RedisServerProcessTest {
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort("")) {
             assertTrue(server.executable().getFileName().toString().startsWith("redis-server-"),
                 "expected the embedded-redis binary, got " + server.executable());
-            assertEquals("+OK", server.command("SET", "k", "v"));
-            assertEquals("$1", server.command("GET", "k"));
+            TestRedis redis = new TestRedis(server);
+            assertEquals("+OK", redis.command("SET", "k", "v"));
+            assertEquals("v", redis.command("GET", "k"));
         }
     }
 
     @Test
     void stoppedServerRefusesAndRestartsOnTheSamePort() {
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
+            TestRedis redis = new TestRedis(server);
             int port = server.port();
             server.stop();
-            assertThrows(UncheckedIOException.class, () -> server.command("PING"));
+            assertThrows(UncheckedIOException.class, () -> redis.command("PING"));
             server.start();
             assertEquals(port, server.port());
-            assertEquals("+PONG", server.command("PING"));
+            assertEquals("+PONG", redis.command("PING"));
         }
     }
 }

@@ -20,7 +20,11 @@ import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrder;
 import io.ghostguard.orders.Placement;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
+import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -30,6 +34,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -39,8 +44,11 @@ class IdempotencyFaultTest {
 
     private static final String ORDERS = "/api/v1/orders";
 
+    @InjectRedis
+    TestRedis redis;
+
     @Inject
-    IdempotencyStore store;
+    ClaimStore store;
 
     @Inject
     OrderService orders;
@@ -52,24 +60,26 @@ class IdempotencyFaultTest {
     void staleOwnerCanNeitherCommitNorRelease() throws InterruptedException {
         String key = "idem:{t:default}:" + unique("fenced");
         Duration shortLease = Duration.ofMillis(150);
-        assertTrue(store.claim(key, "owner-a", "fp", shortLease).await().indefinitely().isEmpty());
-        Thread.sleep(shortLease.toMillis() + 100);
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
-        assertTrue(store.claim(key, "owner-b", "fp", Duration.ofSeconds(30)).await().indefinitely().isEmpty(),
+        assertTrue(store.claim(key, claimA, shortLease).await().indefinitely().isEmpty());
+        Thread.sleep(shortLease.toMillis() + 100);
+        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30)).await().indefinitely().isEmpty(),
             "after the lease another request may claim");
 
         IdempotencyRecord stale = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"stale\":true}");
         assertFalse(store.commit(key, claimA, stale, Duration.ofMinutes(1)).await().indefinitely());
         assertFalse(store.release(key, claimA).await().indefinitely());
-        Optional<IdempotencyRecord> held = store.claim(key, "owner-c", "fp", Duration.ofSeconds(30))
+        Optional<IdempotencyRecord> held = store.claim(key, IdempotencyRecord.pending("owner-c", "fp"),
+                Duration.ofSeconds(30))
             .await().indefinitely();
         assertEquals("owner-b", held.orElseThrow().owner());
 
         IdempotencyRecord fresh = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"fresh\":true}");
         assertTrue(store.commit(key, claimB, fresh, Duration.ofMinutes(1)).await().indefinitely());
         assertFalse(store.release(key, claimB).await().indefinitely(), "a stored response is not released");
-        assertEquals("{\"fresh\":true}", store.claim(key, "owner-d", "fp", Duration.ofSeconds(30))
+        assertEquals("{\"fresh\":true}", store.claim(key, IdempotencyRecord.pending("owner-d", "fp"),
+                Duration.ofSeconds(30))
             .await().indefinitely().orElseThrow().body());
     }
 
@@ -84,7 +94,8 @@ class IdempotencyFaultTest {
         PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
         Placement first = orders.place(new TenantId("default"), command, hash).await().indefinitely();
         String storageKey = "idem:{t:default}:" + hash;
-        assertTrue(store.claim(storageKey, "crashed-owner", "fp-irrelevant", Duration.ofMillis(300))
+        assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
+                Duration.ofMillis(300))
             .await().indefinitely().isEmpty());
 
         // The agent retries after the lease: it executes again, and the natural key returns the same order.
@@ -103,7 +114,7 @@ class IdempotencyFaultTest {
         stock(sku, 10, 100);
         String key = unique("key");
         String body = orderBody("c1", sku, 1, "tok_ok");
-        RedisTestResource.server().stop();
+        redis.stop();
         try {
             withKey(key).body(body).post(ORDERS).then().statusCode(503)
                 .contentType("application/problem+json")
@@ -111,7 +122,7 @@ class IdempotencyFaultTest {
                 .body("type", endsWith("/idempotency-store-unavailable"))
                 .body(not(containsString("Connection refused")));
         } finally {
-            RedisTestResource.server().start();
+            redis.start();
         }
         // The restarted server lost everything (no persistence in tests): stock again, then retry the same key.
         stock(sku, 10, 100);
@@ -123,7 +134,7 @@ class IdempotencyFaultTest {
     void stalledRedisYields503WithinTheDeadline() {
         String sku = unique("stall");
         stock(sku, 10, 100);
-        RedisTestResource.server().pause();
+        redis.pause();
         long elapsedMillis;
         try {
             long started = System.nanoTime();
@@ -132,7 +143,7 @@ class IdempotencyFaultTest {
                 .body("type", endsWith("/idempotency-store-unavailable"));
             elapsedMillis = (System.nanoTime() - started) / 1_000_000;
         } finally {
-            RedisTestResource.server().resume();
+            redis.resume();
         }
         assertTrue(elapsedMillis < 10 * IdempotencyTestProfile.COMMAND_TIMEOUT.toMillis(),
             "a stalled store must not hang the request; took " + elapsedMillis + " ms");
@@ -147,8 +158,10 @@ class IdempotencyFaultTest {
             .statusCode(201).extract().jsonPath().getString("id");
         double before = failOpenCount();
         // Only the idempotency keys become unwritable (ACL), the domain keys keep working.
-        String denied = RedisTestResource.server().command("ACL", "SETUSER", "default", "resetkeys", "~inv:*",
-            "~order:*", "~orders:*", "~seq:*", "~ledger:*", "~opkey:*", "~cref:*");
+        String[] domainKeys = Stream.of(Keyspace.values()).filter(kind -> kind != Keyspace.IDEMPOTENCY)
+            .map(kind -> "~" + kind.prefix() + ":*").toArray(String[]::new);
+        String denied = redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
+            Stream.of(domainKeys)).toArray(String[]::new));
         assertEquals("+OK", denied);
         try {
             withKey(unique("key")).post(ORDERS + "/" + id + "/cancellation").then().statusCode(200)
@@ -156,21 +169,21 @@ class IdempotencyFaultTest {
             withKey(unique("key")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(503)
                 .body("type", endsWith("/idempotency-store-unavailable"));
         } finally {
-            assertEquals("+OK", RedisTestResource.server().command("ACL", "SETUSER", "default", "allkeys"));
+            assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "allkeys"));
         }
         assertEquals(before + 1, failOpenCount());
         assertEquals(10, available(sku));
     }
 
     private double failOpenCount() {
-        var counter = registry.find(IdempotencyFilters.METRIC).tag("outcome", "fail_open")
+        var counter = registry.find(MetricNames.IDEMPOTENCY_REQUESTS).tag("outcome", "fail_open")
             .tag("route", "/api/v1/orders/{id}/cancellation").counter();
         return counter == null ? 0 : counter.count();
     }
 
-    private static void awaitExpiry(String storageKey) throws InterruptedException {
+    private void awaitExpiry(String storageKey) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!":0".equals(RedisTestResource.server().command("EXISTS", storageKey))) {
+        while (!":0".equals(redis.command("EXISTS", storageKey))) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("lease did not expire");
             }

@@ -18,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.HeaderTestAuthentication;
+import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -33,6 +36,9 @@ import org.junit.jupiter.api.Test;
 class IdempotencyTest {
 
     private static final String ORDERS = "/api/v1/orders";
+
+    @InjectRedis
+    TestRedis redis;
 
     private static int charges(String orderId) {
         return given().queryParam("orderId", orderId).get("/api/v1/payments").then().statusCode(200)
@@ -59,11 +65,11 @@ class IdempotencyTest {
         assertEquals(10, available(sku), "a replay must not touch the domain");
         assertEquals(1, charges(first.jsonPath().getString("id")));
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertTrue(metrics.lines().anyMatch(line -> line.startsWith("idempotency_requests_total{")
-            && line.contains("outcome=\"replayed\"") && line.contains("route=\"/api/v1/orders\"")), metrics);
-        assertTrue(metrics.lines().anyMatch(line -> line.startsWith("idempotency_store_seconds_count{")
-            && line.contains("operation=\"commit\"") && line.contains("result=\"ok\"")));
+        PrometheusText metrics = io.ghostguard.support.Api.metrics();
+        assertTrue(metrics.has("idempotency_requests_total", "outcome", "replayed", "route", ORDERS),
+            metrics.describe("idempotency_requests_total"));
+        assertTrue(metrics.has("idempotency_store_seconds_count", "operation", "commit", "result", "ok"),
+            metrics.describe("idempotency_store_seconds_count"));
     }
 
     @Test
@@ -188,7 +194,8 @@ class IdempotencyTest {
             .filter(r -> r.statusCode() == 201 && "true".equals(r.header(IdempotencyFilters.REPLAYED_HEADER))).count();
         long inProgress = responses.stream().filter(r -> r.statusCode() == 409).count();
         assertEquals(1, executed, "exactly one request may execute");
-        assertEquals(requests, executed + replayed + inProgress, "only 201, replayed 201 or 409 are allowed");
+        assertEquals(requests, executed + replayed + inProgress, () -> "only 201, replayed 201 or 409 are allowed: "
+            + responses.stream().map(r -> r.statusCode() + " " + r.asString()).toList());
         assertTrue(responses.stream().noneMatch(r -> r.statusCode() >= 500));
         assertEquals(99, available(sku));
         given().queryParam("customerId", "c-storm").get(ORDERS).then().statusCode(200).body("items", hasSize(1));
@@ -204,7 +211,7 @@ class IdempotencyTest {
             + IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
         String fingerprint = Fingerprint.of("POST", ORDERS, body.getBytes(StandardCharsets.UTF_8));
         String pending = IdempotencyRecord.pending("someone-else", fingerprint).encode();
-        assertEquals("+OK", RedisTestResource.server().command("SET", storageKey, pending, "PX", "30000"));
+        assertEquals("+OK", redis.command("SET", storageKey, pending, "PX", "30000"));
 
         long started = System.nanoTime();
         withKey(key).body(body).post(ORDERS).then().statusCode(409)
@@ -259,12 +266,14 @@ class IdempotencyTest {
         withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201);
         String storageKey = "idem:{t:default}:"
             + IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
-        long ttl = Long.parseLong(RedisTestResource.server().command("PTTL", storageKey).substring(1));
+        long ttl = Long.parseLong(redis.command("PTTL", storageKey).substring(1));
         assertTrue(ttl > IdempotencyTestProfile.RETENTION.toMillis() - 10_000
             && ttl <= IdempotencyTestProfile.RETENTION.toMillis(), "ttl was " + ttl);
-        assertEquals("*0", RedisTestResource.server().command("KEYS", "*" + key + "*"));
-        String value = RedisTestResource.server().command("GET", storageKey);
-        assertFalse(value.contains(key));
+        assertEquals("", redis.command("KEYS", "*" + key + "*"), "no key name holds the raw key");
+        String stored = redis.command("GET", storageKey);
+        IdempotencyRecord record = IdempotencyRecord.decode(stored);
+        assertTrue(record.completed() && record.status() == 201, "the stored value is the completed response");
+        assertFalse(stored.contains(key), "the stored value never holds the raw key");
     }
 
     @Test

@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.support.HeaderTestAuthentication;
 import io.ghostguard.support.OpsArtifacts;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -50,6 +52,9 @@ class DashboardQueriesOpsTest {
 
     @TestHTTPResource("/")
     URL service;
+
+    @InjectRedis
+    TestRedis redis;
 
     private Process prometheus;
 
@@ -111,7 +116,7 @@ class DashboardQueriesOpsTest {
             given().get("/mcp").then().statusCode(404);
             Thread.sleep(300);
         }
-        RedisTestResource.server().pause();
+        redis.pause();
         try {
             for (int i = 0; i < 3; i++) {
                 given().header("User-Agent", "Claude-User/1.0").contentType("application/json")
@@ -119,7 +124,7 @@ class DashboardQueriesOpsTest {
                     .post("/api/v1/orders").then().statusCode(503);
             }
         } finally {
-            RedisTestResource.server().resume();
+            redis.resume();
         }
         for (int i = 0; i < 10; i++) {
             given().contentType("application/json").header("Idempotency-Key", unique("k"))

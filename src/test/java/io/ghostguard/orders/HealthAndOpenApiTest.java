@@ -5,7 +5,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -14,11 +16,14 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RedisTestResource.class)
 class HealthAndOpenApiTest {
 
+    @InjectRedis
+    TestRedis redis;
+
     @Test
     void readinessFollowsRedis() {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
             .body("checks.name", org.hamcrest.Matchers.hasItem("redis"));
-        RedisTestResource.server().stop();
+        redis.stop();
         try {
             given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
                 .body(org.hamcrest.Matchers.not(containsString("Exception")))
@@ -29,7 +34,7 @@ class HealthAndOpenApiTest {
                 .header("Retry-After", notNullValue())
                 .body(org.hamcrest.Matchers.not(containsString("Connection refused")));
         } finally {
-            RedisTestResource.server().start();
+            redis.start();
         }
         given().get("/q/health/ready").then().statusCode(200);
     }

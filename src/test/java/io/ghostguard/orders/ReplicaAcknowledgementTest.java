@@ -11,7 +11,9 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -23,6 +25,9 @@ import org.junit.jupiter.api.Test;
 @TestProfile(ReplicaAcknowledgementTest.OneReplica.class)
 @QuarkusTestResource(RedisTestResource.class)
 class ReplicaAcknowledgementTest {
+
+    @InjectRedis
+    TestRedis redis;
 
     /** Requires one replica acknowledgement before an order is confirmed. */
     public static class OneReplica implements QuarkusTestProfile {
@@ -44,8 +49,9 @@ class ReplicaAcknowledgementTest {
             .header("Retry-After", notNullValue())
             .body("type", endsWith("/store-unavailable"));
 
-        assertEquals("+OK", RedisTestResource.server().command("CONFIG", "SET", "repl-diskless-sync-delay", "0"));
-        try (RedisServerProcess replica = RedisServerProcess.startReplicaOf(RedisTestResource.server())) {
+        assertEquals("+OK", redis.command("CONFIG", "SET", "repl-diskless-sync-delay", "0"));
+        try (RedisServerProcess server = redis.startReplica()) {
+            TestRedis replica = new TestRedis(server);
             awaitSync(replica);
             // The retry finds the order written by the unacknowledged attempt: no second order, no second charge.
             String id = given().contentType("application/json").header("Idempotency-Key", key).body(body)
@@ -59,9 +65,9 @@ class ReplicaAcknowledgementTest {
     }
 
     /** Waits until a write made now on the primary is visible on the replica: the full sync is over. */
-    private static void awaitSync(RedisServerProcess replica) throws InterruptedException {
+    private void awaitSync(TestRedis replica) throws InterruptedException {
         String marker = unique("sync");
-        RedisTestResource.server().command("SET", marker, "1");
+        redis.command("SET", marker, "1");
         for (int i = 0; i < 400; i++) {
             if (replica.command("EXISTS", marker).equals(":1")) {
                 return;

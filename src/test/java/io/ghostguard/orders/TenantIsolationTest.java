@@ -8,8 +8,9 @@ import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.security.SecurityAttribute;
@@ -22,9 +23,11 @@ class TenantIsolationTest {
 
     static final String SKU = "iso-sku";
 
+    @InjectRedis
+    TestRedis redis;
+
     /** Writes straight to Redis, as the other tenant's own API call would: keys carry the tenant hash tag. */
-    private static String otherTenantsOrder() {
-        RedisServerProcess redis = RedisTestResource.server();
+    private String otherTenantsOrder() {
         String id = unique("ord");
         assertEquals("+OK", redis.command("SET", "order:{t:globex}:" + id, "{}"));
         return id;
@@ -37,7 +40,7 @@ class TenantIsolationTest {
             .put("/api/v1/inventory/" + SKU).then().statusCode(200);
         String mine = json().body(orderBody("c", SKU, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(201)
             .extract().jsonPath().getString("id");
-        assertEquals(":1", RedisTestResource.server().command("EXISTS", "order:{t:acme}:" + mine));
+        assertEquals(":1", redis.command("EXISTS", "order:{t:acme}:" + mine));
 
         String theirs = otherTenantsOrder();
         given().get("/api/v1/orders/" + theirs).then().statusCode(404).body("type", endsWith("/not-found"));

@@ -8,6 +8,7 @@ import io.restassured.specification.RequestSpecification;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
@@ -60,15 +61,19 @@ public final class Api {
     /** Sets stock and price of a SKU in EUR. */
     public static void stock(String sku, long available, long unitPrice) {
         given().contentType(ContentType.JSON)
-            .body("{\"available\":" + available + ",\"unitPrice\":" + unitPrice + ",\"currency\":\"EUR\"}")
+            .body(Map.of("available", available, "unitPrice", unitPrice, "currency", "EUR"))
             .put("/api/v1/inventory/" + sku)
             .then().statusCode(200);
     }
 
-    /** The JSON body of a one-line order. */
+    /** The service's metrics, parsed. */
+    public static PrometheusText metrics() {
+        return PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+    }
+
+    /** The JSON body of a one-line order in EUR. */
     public static String orderBody(String customer, String sku, int quantity, String token) {
-        return "{\"customerId\":\"" + customer + "\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":" + quantity
-            + "}],\"currency\":\"EUR\",\"paymentToken\":\"" + token + "\"}";
+        return OrderRequest.order().customer(customer).line(sku, quantity).token(token).json();
     }
 
     /** Places a one-line order with a fresh idempotency key. */

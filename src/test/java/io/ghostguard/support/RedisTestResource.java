@@ -4,10 +4,13 @@ import io.ghostguard.devredis.RedisServerProcess;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
 
-/** Starts a real redis-server on a free loopback port for the tests, and stops it afterwards. */
+/**
+ * Starts a real redis-server on a free loopback port for the tests, hands it to fields marked
+ * {@link InjectRedis}, and stops it afterwards.
+ */
 public class RedisTestResource implements QuarkusTestResourceLifecycleManager {
 
-    private static volatile RedisServerProcess server;
+    private RedisServerProcess server;
 
     @Override
     public Map<String, String> start() {
@@ -16,14 +19,15 @@ public class RedisTestResource implements QuarkusTestResourceLifecycleManager {
     }
 
     @Override
+    public void inject(TestInjector injector) {
+        injector.injectIntoFields(new TestRedis(server),
+            new TestInjector.AnnotatedAndMatchesType(InjectRedis.class, TestRedis.class));
+    }
+
+    @Override
     public void stop() {
         if (server != null) {
             server.stop();
         }
-    }
-
-    /** The running server, for fault injection and direct inspection. */
-    public static RedisServerProcess server() {
-        return server;
     }
 }

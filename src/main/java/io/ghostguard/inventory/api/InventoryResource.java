@@ -1,6 +1,7 @@
 package io.ghostguard.inventory.api;
 
 import io.ghostguard.api.Patterns;
+import io.ghostguard.api.Routes;
 import io.ghostguard.inventory.InventoryService;
 import io.ghostguard.inventory.StockItem;
 import io.ghostguard.security.IdentityResolver;
@@ -20,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Stock check and stock setting; PUT is naturally idempotent, so it needs no Idempotency-Key. */
-@Path("/api/v1/inventory/{sku}")
+@Path(Routes.INVENTORY_ITEM)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Inventory")
 public class InventoryResource {
@@ -28,7 +29,6 @@ public class InventoryResource {
     private final InventoryService inventory;
     private final IdentityResolver identities;
 
-    /** Wires the use cases. */
     public InventoryResource(InventoryService inventory, IdentityResolver identities) {
         this.inventory = inventory;
         this.identities = identities;
@@ -42,7 +42,7 @@ public class InventoryResource {
     public Uni<StockResponse> stock(
         @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku) {
         return identities.current()
-            .flatMap(caller -> inventory.stock(caller.tenant(), sku))
+            .flatMap(actor -> inventory.stock(actor.tenant(), sku))
             .map(StockResponse::from);
     }
 
@@ -57,7 +57,7 @@ public class InventoryResource {
         @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
         @Valid @NotNull SetStockRequest request) {
         return identities.current()
-            .flatMap(caller -> inventory.restock(caller.tenant(),
+            .flatMap(actor -> inventory.setStock(actor.tenant(),
                 new StockItem(sku, request.available(), request.unitPrice(), request.currency())))
             .map(StockResponse::from);
     }

@@ -2,14 +2,20 @@ package io.ghostguard.orders.api;
 
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
+import io.ghostguard.api.Routes;
 import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.idempotency.Idempotent;
+import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.idempotency.OperationContext;
+import io.ghostguard.input.InvalidInputException;
+import io.ghostguard.input.Violation;
+import io.ghostguard.orders.CurrencyMismatchException;
+import io.ghostguard.orders.InsufficientStockException;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
-import io.ghostguard.problem.InvalidInputException;
-import io.ghostguard.problem.Violation;
+import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.telemetry.OrderMetrics;
+import io.ghostguard.telemetry.SpanAttributes;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -32,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Orders: place, read, list and cancel. */
-@Path("/api/v1/orders")
+@Path(Routes.ORDERS)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Orders")
 public class OrderResource {
@@ -41,14 +47,15 @@ public class OrderResource {
     private final IdentityResolver identities;
     private final OrdersConfig config;
     private final OperationContext operation;
+    private final OrderMetrics metrics;
 
-    /** Wires the use cases. */
     public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config,
-                         OperationContext operation) {
+                         OperationContext operation, OrderMetrics metrics) {
         this.orders = orders;
         this.identities = identities;
         this.config = config;
         this.operation = operation;
+        this.metrics = metrics;
     }
 
     /** Places and pays an order in one atomic step. */
@@ -64,24 +71,26 @@ public class OrderResource {
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
     @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency")
-    @Idempotent("place-order")
+    @IdempotencyPolicy("place-order")
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request, UriInfo uri) {
         String operationKey = operation.operationKey();
         return identities.current()
-            .flatMap(caller -> orders.place(caller.tenant(), request.toCommand(), operationKey))
+            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), operationKey))
+            .onItemOrFailure().invoke((placement, failure) -> metrics.placed(resultOf(placement, failure)))
             .map(placement -> placed(placement, uri));
     }
 
     /** One order of the caller's tenant. */
     @GET
-    @Path("/{id}")
+    @Path(Routes.ONE_ORDER)
     @Operation(summary = "Read one order")
     @APIResponse(responseCode = "200", description = "The order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     public Uni<OrderResponse> order(
         @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
+        SpanAttributes.orderId(id);
         return identities.current()
-            .flatMap(caller -> orders.order(caller.tenant(), id))
+            .flatMap(actor -> orders.order(actor.tenant(), id))
             .map(OrderResponse::from);
     }
 
@@ -107,31 +116,49 @@ public class OrderResource {
         int size = Math.min(limit == null ? config.paging().defaultLimit() : limit, config.paging().maxLimit());
         Long before = position;
         return identities.current()
-            .flatMap(caller -> orders.list(caller.tenant(), customerId, before, size))
+            .flatMap(actor -> orders.list(actor.tenant(), customerId, before, size))
             .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
                 Cursor.encode(page.nextCursor())));
     }
 
     /** Cancels an order: restock and refund once; cancelling again returns the same order. */
     @POST
-    @Path("/{id}/cancellation")
+    @Path(Routes.CANCELLATION)
     @Operation(summary = "Cancel an order", description = "Restocks every line and refunds the charge. "
         + "Cancelling a cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
-    @Idempotent("cancel-order")
+    @IdempotencyPolicy("cancel-order")
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
+        SpanAttributes.orderId(id);
         return identities.current()
-            .flatMap(caller -> orders.cancel(caller.tenant(), id))
+            .flatMap(actor -> orders.cancel(actor.tenant(), id))
             .map(OrderResponse::from);
     }
 
+    private static OrderMetrics.Result resultOf(Placement placement, Throwable failure) {
+        if (failure == null) {
+            return placement.created() ? OrderMetrics.Result.CREATED : OrderMetrics.Result.EXISTING;
+        }
+        if (failure instanceof PaymentDeclinedException) {
+            return OrderMetrics.Result.PAYMENT_DECLINED;
+        }
+        if (failure instanceof InsufficientStockException) {
+            return OrderMetrics.Result.INSUFFICIENT_STOCK;
+        }
+        if (failure instanceof CurrencyMismatchException) {
+            return OrderMetrics.Result.CURRENCY_MISMATCH;
+        }
+        return OrderMetrics.Result.ERROR;
+    }
+
     private static Response placed(Placement placement, UriInfo uri) {
+        SpanAttributes.orderId(placement.order().id());
         Response.ResponseBuilder response = placement.created() ? Response.status(Response.Status.CREATED)
             : Response.ok();
         return response
-            .location(uri.getBaseUriBuilder().path("api/v1/orders").path(placement.order().id()).build())
+            .location(uri.getBaseUriBuilder().path(Routes.ORDERS).path(placement.order().id()).build())
             .entity(OrderResponse.from(placement.order()))
             .build();
     }

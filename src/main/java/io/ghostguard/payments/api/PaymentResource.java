@@ -2,7 +2,8 @@ package io.ghostguard.payments.api;
 
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
-import io.ghostguard.payments.PaymentService;
+import io.ghostguard.api.Routes;
+import io.ghostguard.payments.LedgerReader;
 import io.ghostguard.security.IdentityResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.constraints.NotNull;
@@ -17,17 +18,16 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The payment ledger of one order. */
-@Path("/api/v1/payments")
+@Path(Routes.PAYMENTS)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Payments")
 public class PaymentResource {
 
-    private final PaymentService payments;
+    private final LedgerReader ledger;
     private final IdentityResolver identities;
 
-    /** Wires the use cases. */
-    public PaymentResource(PaymentService payments, IdentityResolver identities) {
-        this.payments = payments;
+    public PaymentResource(LedgerReader ledger, IdentityResolver identities) {
+        this.ledger = ledger;
         this.identities = identities;
     }
 
@@ -40,7 +40,7 @@ public class PaymentResource {
         @QueryParam("orderId") @NotNull @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
         String orderId) {
         return identities.current()
-            .flatMap(caller -> payments.entriesOf(caller.tenant(), orderId))
+            .flatMap(actor -> ledger.entriesOf(actor.tenant(), orderId))
             .map(entries -> new PageResponse<>(entries.stream().map(LedgerEntryResponse::from).toList(), null));
     }
 }

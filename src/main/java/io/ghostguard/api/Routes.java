@@ -1,0 +1,33 @@
+package io.ghostguard.api;
+
+import java.util.List;
+
+/**
+ * The route templates of the REST API, defined once: resources bind them with {@code @Path}, metric labels
+ * and idempotency scopes use them as they are, and a test checks that no resource serves a path outside them.
+ */
+public final class Routes {
+
+    /** Prefix of every versioned API route. */
+    public static final String API = "/api/v1";
+    /** Orders: place (POST) and list (GET). */
+    public static final String ORDERS = API + "/orders";
+    /** One order, below {@link #ORDERS}. */
+    public static final String ONE_ORDER = "/{id}";
+    /** The cancellation of one order, below {@link #ORDERS}. */
+    public static final String CANCELLATION = ONE_ORDER + "/cancellation";
+    /** One order. */
+    public static final String ORDER = ORDERS + ONE_ORDER;
+    /** The cancellation of one order. */
+    public static final String ORDER_CANCELLATION = ORDERS + CANCELLATION;
+    /** Stock of one SKU. */
+    public static final String INVENTORY_ITEM = API + "/inventory/{sku}";
+    /** The ledger of one order. */
+    public static final String PAYMENTS = API + "/payments";
+
+    /** Every template, most specific first, so that a path matches the first template it fits. */
+    public static final List<String> ALL = List.of(ORDER_CANCELLATION, ORDER, ORDERS, INVENTORY_ITEM, PAYMENTS);
+
+    private Routes() {
+    }
+}

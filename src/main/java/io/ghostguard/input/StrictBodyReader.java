@@ -1,0 +1,53 @@
+package io.ghostguard.input;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.ws.rs.ext.Provider;
+import jakarta.ws.rs.ext.ReaderInterceptor;
+import jakarta.ws.rs.ext.ReaderInterceptorContext;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * When a request record cannot be read, reports every offending field at once instead of the first one
+ * Jackson met: the body is parsed as a tree (syntax, duplicate keys and trailing content still fail as
+ * a whole) and walked against the record's structure. The happy path only pays for keeping the bytes.
+ */
+@Provider
+public class StrictBodyReader implements ReaderInterceptor {
+
+    private final ObjectMapper json;
+
+    public StrictBodyReader(ObjectMapper json) {
+        this.json = json;
+    }
+
+    @Override
+    public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
+        if (!context.getType().isRecord()) {
+            return context.proceed();
+        }
+        byte[] body = context.getInputStream().readAllBytes();
+        context.setInputStream(new ByteArrayInputStream(body));
+        try {
+            return context.proceed();
+        } catch (JsonProcessingException failure) {
+            List<Violation> violations = structuralViolations(body, context);
+            if (violations.isEmpty()) {
+                throw failure;
+            }
+            throw new InvalidInputException(violations);
+        }
+    }
+
+    private List<Violation> structuralViolations(byte[] body, ReaderInterceptorContext context) {
+        try {
+            JsonNode tree = json.readTree(body);
+            return tree == null ? List.of() : SchemaCheck.violations(tree, context.getGenericType());
+        } catch (IOException unreadable) {
+            return List.of();
+        }
+    }
+}

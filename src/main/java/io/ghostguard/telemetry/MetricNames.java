@@ -1,0 +1,27 @@
+package io.ghostguard.telemetry;
+
+/**
+ * Every metric and label name the service exports, defined once. Micrometer names use dots; Prometheus
+ * exports them with underscores and a unit or {@code _total} suffix (named beside each).
+ */
+public final class MetricNames {
+
+    /** Label on every caller-aware series; values are {@code CallerType} labels only. */
+    public static final String CALLER_TYPE = "caller_type";
+    /** Label with a route template of {@code Routes}, or {@code other}. */
+    public static final String ROUTE = "route";
+
+    /** Quarkus' HTTP server timer, {@code http_server_requests_seconds}. */
+    public static final String HTTP_SERVER_REQUESTS = "http.server.requests";
+    /** Idempotency decisions, {@code idempotency_requests_total{route, outcome, caller_type}}. */
+    public static final String IDEMPOTENCY_REQUESTS = "idempotency.requests";
+    /** Idempotency store calls, {@code idempotency_store_seconds{operation, result}}. */
+    public static final String IDEMPOTENCY_STORE = "idempotency.store";
+    /** Rejected input, {@code schema_violations_total{route, caller_type, field, constraint}}. */
+    public static final String SCHEMA_VIOLATIONS = "schema.violations";
+    /** Placements decided by the domain, {@code orders_placed_total{caller_type, result}}. */
+    public static final String ORDERS_PLACED = "orders.placed";
+
+    private MetricNames() {
+    }
+}

@@ -1,0 +1,51 @@
+package io.ghostguard.telemetry;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The business counter {@code orders_placed_total{caller_type, result}}, recorded by the order edge where the
+ * domain's answer is known. Input and idempotency rejections never reach the domain and are counted by
+ * {@code schema_violations_total} and {@code idempotency_requests_total} instead.
+ */
+@ApplicationScoped
+public class OrderMetrics {
+
+    /** Closed set of placement results. */
+    public enum Result {
+        /** A new order was written. */
+        CREATED,
+        /** A natural key named an existing order; nothing was written. */
+        EXISTING,
+        /** The payment provider declined. */
+        PAYMENT_DECLINED,
+        /** A line was short of stock. */
+        INSUFFICIENT_STOCK,
+        /** A line is priced in another currency. */
+        CURRENCY_MISMATCH,
+        /** The store or something unexpected failed. */
+        ERROR;
+
+        /** The label value. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+    public OrderMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Counts one placement decided by the domain, for the caller of the current request. */
+    public void placed(Result result) {
+        String caller = RequestLabels.callerType();
+        counters.computeIfAbsent(caller + ' ' + result.label(), id -> registry.counter(MetricNames.ORDERS_PLACED,
+            MetricNames.CALLER_TYPE, caller, "result", result.label())).increment();
+    }
+}

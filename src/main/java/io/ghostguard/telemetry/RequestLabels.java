@@ -1,0 +1,51 @@
+package io.ghostguard.telemetry;
+
+import io.ghostguard.caller.CallerClassification;
+import io.smallrye.common.vertx.ContextLocals;
+import io.vertx.core.Vertx;
+
+/**
+ * The labels of the request in flight (caller and route template), kept in the request's Vert.x
+ * duplicated context so that filters, exception mappers and the HTTP metrics contributor all read
+ * the same values without passing them around.
+ */
+public final class RequestLabels {
+
+    /** Context-local key of the caller, read by the HTTP metrics contributor. */
+    static final String CALLER = "ghostguard.caller";
+    private static final String ROUTE = "ghostguard.route";
+
+    private RequestLabels() {
+    }
+
+    /** Remembers the caller and route of the current request. */
+    static void remember(CallerClassification caller, String route) {
+        if (Vertx.currentContext() != null) {
+            ContextLocals.put(CALLER, caller);
+            ContextLocals.put(ROUTE, route);
+        }
+    }
+
+    /** Replaces the caller of the current request once its identity is known. */
+    static void refine(CallerClassification caller) {
+        if (Vertx.currentContext() != null) {
+            ContextLocals.put(CALLER, caller);
+        }
+    }
+
+    /** The caller of the current request; {@link CallerClassification#UNKNOWN} outside a classified request. */
+    public static CallerClassification caller() {
+        return Vertx.currentContext() == null ? CallerClassification.UNKNOWN
+            : ContextLocals.get(CALLER, CallerClassification.UNKNOWN);
+    }
+
+    /** The caller type label of the current request. */
+    public static String callerType() {
+        return caller().type().label();
+    }
+
+    /** The route template of the current request, or {@link RouteTemplates#OTHER} when none is known. */
+    public static String route() {
+        return Vertx.currentContext() == null ? RouteTemplates.OTHER : ContextLocals.get(ROUTE, RouteTemplates.OTHER);
+    }
+}

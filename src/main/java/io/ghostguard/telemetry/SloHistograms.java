@@ -1,0 +1,56 @@
+package io.ghostguard.telemetry;
+
+import io.ghostguard.api.Routes;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+
+/**
+ * Histogram buckets for the API routes, so latency SLOs (300 ms on POST /orders) can be computed in
+ * Prometheus, and for idempotency store calls. Fixed, short lists of buckets keep series counts bounded.
+ */
+public class SloHistograms {
+
+    /** Bucket bounds; 300 ms is the POST /orders SLO threshold. */
+    static final Duration[] BUCKETS = {Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(200), Duration.ofMillis(300), Duration.ofMillis(500), Duration.ofSeconds(1),
+        Duration.ofMillis(2500), Duration.ofSeconds(5)};
+
+    /** Bucket bounds of idempotency store calls, up to the 1 s call deadline. */
+    static final Duration[] STORE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+        Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1)};
+
+    /** Enables the buckets on the HTTP timer of API routes and on the idempotency store timer. */
+    @Produces
+    @Singleton
+    public MeterFilter apiLatencyBuckets() {
+        double[] nanos = toNanos(BUCKETS);
+        double[] storeNanos = toNanos(STORE_BUCKETS);
+        return new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                String uri = id.getTag("uri");
+                if (MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName()) && uri != null && uri.startsWith(Routes.API)) {
+                    return DistributionStatisticConfig.builder().serviceLevelObjectives(nanos).build().merge(config);
+                }
+                if (MetricNames.IDEMPOTENCY_STORE.equals(id.getName())) {
+                    return DistributionStatisticConfig.builder().serviceLevelObjectives(storeNanos).build()
+                        .merge(config);
+                }
+                return config;
+            }
+        };
+    }
+
+    private static double[] toNanos(Duration[] bounds) {
+        double[] nanos = new double[bounds.length];
+        for (int i = 0; i < bounds.length; i++) {
+            nanos[i] = bounds[i].toNanos();
+        }
+        return nanos;
+    }
+}

@@ -1,0 +1,31 @@
+package io.ghostguard.telemetry;
+
+import io.opentelemetry.api.trace.Span;
+
+/** Attribute names of the server span, defined once, and the setters the edges call where a value is known. */
+public final class SpanAttributes {
+
+    /** Caller type, one of the {@code CallerType} labels. */
+    public static final String CALLER_TYPE = "caller.type";
+    /** Agent product name, when the User-Agent names one. */
+    public static final String AGENT_NAME = "caller.agent.name";
+    /** Tenant id. */
+    public static final String TENANT = "tenant.id";
+    /** How the idempotency layer decided the request. */
+    public static final String IDEMPOTENCY_OUTCOME = "idempotency.outcome";
+    /** Id of the order the request created or addressed. */
+    public static final String ORDER_ID = "order.id";
+
+    private SpanAttributes() {
+    }
+
+    /** Puts the order id on the current server span. */
+    public static void orderId(String orderId) {
+        Span.current().setAttribute(ORDER_ID, orderId);
+    }
+
+    /** Puts the idempotency outcome on the current server span. */
+    public static void idempotencyOutcome(String outcome) {
+        Span.current().setAttribute(IDEMPOTENCY_OUTCOME, outcome);
+    }
+}

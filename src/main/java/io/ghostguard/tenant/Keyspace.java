@@ -1,0 +1,35 @@
+package io.ghostguard.tenant;
+
+/**
+ * Every kind of Redis key the service writes, defined once. A key is {@code <prefix>:{t:<tenant>}:<suffix>},
+ * so that all keys of one tenant share a cluster slot and one script can change them atomically.
+ */
+public enum Keyspace {
+    /** One order as JSON; suffix: order id. */
+    ORDER("order"),
+    /** Order index (sorted set by placement sequence); suffix: {@code all} or {@code customer:<id>}. */
+    ORDER_INDEX("orders"),
+    /** Placement sequence counter of a tenant; suffix: {@code orders}. */
+    SEQUENCE("seq"),
+    /** Natural key of an order placed under an idempotency key; suffix: the scoped key hash. */
+    OPERATION_KEY("opkey"),
+    /** Natural key of an order placed with a clientReference; suffix: the reference. */
+    CLIENT_REFERENCE("cref"),
+    /** Stock hash of one SKU (available, unitPrice, currency); suffix: SKU. */
+    INVENTORY("inv"),
+    /** Ledger list of one order; suffix: order id. */
+    LEDGER("ledger"),
+    /** Idempotency record (claim or stored response); suffix: the scoped key hash. */
+    IDEMPOTENCY("idem");
+
+    private final String prefix;
+
+    Keyspace(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /** The key prefix, for example {@code order}. */
+    public String prefix() {
+        return prefix;
+    }
+}

@@ -1,0 +1,51 @@
+package io.ghostguard.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package structure as rules: the domain serves every caller alike, so it knows nothing of HTTP, callers,
+ * idempotency or telemetry; only repositories and stores speak Redis; and no two packages depend on each
+ * other in a circle, so every edge can be read (and replaced) from the bottom up.
+ */
+class ArchitectureTest {
+
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.ghostguard");
+
+    private static final String[] DOMAIN = {"io.ghostguard.orders", "io.ghostguard.inventory",
+        "io.ghostguard.payments", "io.ghostguard.tenant"};
+
+    @Test
+    void domainPackagesDoNotDependOnEdgeTypes() {
+        noClasses().that().resideInAnyPackage(DOMAIN)
+            .should().dependOnClassesThat().resideInAnyPackage(
+                "jakarta.ws.rs..", "io.vertx..", "org.jboss.resteasy..", "io.quarkus.vertx..",
+                "io.ghostguard.api..", "io.ghostguard.caller..", "io.ghostguard.idempotency..",
+                "io.ghostguard.security..", "io.ghostguard.problem..", "io.ghostguard.input..",
+                "io.ghostguard.telemetry..", "io.ghostguard.openapi..", "io.ghostguard.orders.api..",
+                "io.ghostguard.inventory.api..", "io.ghostguard.payments.api..")
+            .check(CLASSES);
+    }
+
+    @Test
+    void onlyRepositoriesAndStoresTalkToRedis() {
+        noClasses().that().haveSimpleNameNotEndingWith("Repository")
+            .and().haveSimpleNameNotEndingWith("Store")
+            .and().resideOutsideOfPackage("io.ghostguard.redis..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.quarkus.redis..", "io.vertx.redis..",
+                "io.vertx.mutiny.redis..")
+            .check(CLASSES);
+    }
+
+    @Test
+    void packagesAreFreeOfCycles() {
+        slices().matching("io.ghostguard.(**)").should().beFreeOfCycles().check(CLASSES);
+    }
+}

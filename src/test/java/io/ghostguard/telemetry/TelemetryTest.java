@@ -1,0 +1,137 @@
+package io.ghostguard.telemetry;
+
+import static io.ghostguard.support.Api.metrics;
+import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.HeaderTestAuthentication;
+import io.ghostguard.support.PrometheusText;
+import io.ghostguard.support.RedisTestResource;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+class TelemetryTest {
+
+    private static final Set<String> CALLER_TYPES = Set.of("human", "agent", "mcp", "unknown");
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    @Test
+    void everyRequestSeriesCarriesItsCallerType() {
+        String sku = unique("tel");
+        stock(sku, 10, 100);
+        given().header("User-Agent", "Claude-User/1.0").contentType("application/json")
+            .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok"))
+            .post("/api/v1/orders").then().statusCode(201);
+        given().header("User-Agent", "Claude-User/1.0").contentType("application/json")
+            .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_declined"))
+            .post("/api/v1/orders").then().statusCode(402);
+        given().header(HeaderTestAuthentication.USER, "pat").header(HeaderTestAuthentication.CALLER_CLAIM, "human")
+            .get("/api/v1/inventory/" + sku).then().statusCode(200);
+        given().get("/mcp").then().statusCode(404);
+        given().header("X-Caller-Type", "human").get("/api/v1/inventory/" + sku).then().statusCode(200);
+
+        PrometheusText metrics = metrics();
+        List<PrometheusText.Sample> requests = metrics.series("http_server_requests_seconds_count");
+        assertFalse(requests.isEmpty());
+        assertTrue(requests.stream().allMatch(sample -> CALLER_TYPES.contains(sample.label("caller_type"))),
+            metrics.describe("http_server_requests_seconds_count"));
+        String count = "http_server_requests_seconds_count";
+        assertTrue(metrics.has(count, "caller_type", "agent", "uri", "/api/v1/orders", "method", "POST"));
+        assertTrue(metrics.has(count, "caller_type", "human", "uri", "/api/v1/inventory/{sku}"),
+            "identity claim makes a human");
+        assertTrue(metrics.has(count, "caller_type", "mcp"));
+        assertTrue(metrics.has(count, "caller_type", "unknown", "uri", "/api/v1/inventory/{sku}"),
+            "an untrusted header is ignored");
+        assertTrue(metrics.has("http_server_requests_seconds_bucket", "uri", "/api/v1/orders", "le", "0.3"),
+            "SLO bucket at 300 ms");
+        assertTrue(metrics.has("idempotency_requests_total", "caller_type", "agent", "outcome", "executed"));
+        assertTrue(metrics.has("orders_placed_total", "caller_type", "agent", "result", "created"));
+        assertTrue(metrics.has("orders_placed_total", "caller_type", "agent", "result", "payment_declined"));
+    }
+
+    @Test
+    void schemaViolationsAreCountedByRouteCallerFieldAndConstraint() {
+        given().header("User-Agent", "ChatGPT-User/1.0").contentType("application/json")
+            .header("Idempotency-Key", unique("k"))
+            .body("{\"customerId\":\"c\",\"items\":[{\"sku\":\"s\",\"quantity\":0}],\"currency\":\"EUR\","
+                + "\"paymentToken\":\"tok_ok\"}")
+            .post("/api/v1/orders").then().statusCode(400);
+        given().header("User-Agent", "ChatGPT-User/1.0").contentType("text/plain").body("x")
+            .put("/api/v1/inventory/x").then().statusCode(415);
+        PrometheusText metrics = metrics();
+        assertTrue(metrics.has("schema_violations_total", "caller_type", "agent", "route", "/api/v1/orders",
+            "field", "items[].quantity", "constraint", "Min"), metrics.describe("schema_violations_total"));
+        assertTrue(metrics.has("schema_violations_total", "route", "/api/v1/inventory/{sku}",
+            "constraint", "unsupported-media-type"), metrics.describe("schema_violations_total"));
+    }
+
+    @Test
+    void labelSetsStayBoundedWhateverClientsSend() {
+        Random random = new Random(42);
+        for (int i = 0; i < 120; i++) {
+            String noise = Long.toHexString(random.nextLong());
+            given().header("User-Agent", "agent-" + noise).header("X-Caller-Type", noise)
+                .get("/api/v1/nothing/" + noise).then().statusCode(404);
+            given().header("User-Agent", noise).header("X-Caller-Type", "admin-" + noise)
+                .contentType("application/json").header("Idempotency-Key", noise)
+                .body("{\"f" + noise + "\":1,\"customerId\":\"c\"}").post("/api/v1/orders").then().statusCode(400);
+            given().contentType("application/json").body("{\"" + noise + "\":1,\"" + noise + "\":2}")
+                .put("/api/v1/inventory/" + noise).then().statusCode(400);
+        }
+        PrometheusText metrics = metrics();
+        Set<String> callerTypes = metrics.labelValues(name -> true, "caller_type");
+        Set<String> fields = metrics.labelValues("schema_violations_total"::equals, "field");
+        Set<String> uris = metrics.labelValues("http_server_requests_seconds_count"::equals, "uri");
+        assertTrue(CALLER_TYPES.containsAll(callerTypes), "caller types: " + callerTypes);
+        assertTrue(fields.stream().allMatch(field -> field.equals("(unknown)") || field.equals("$")
+            || field.matches("[A-Za-z\\[\\].]+")), "fields: " + fields);
+        assertTrue(fields.size() < 20, "fields: " + fields);
+        assertTrue(uris.size() < 20, "uris: " + uris);
+        assertTrue(metrics.samples().stream().noneMatch(sample -> sample.labels().values().stream()
+            .anyMatch(value -> value.contains("admin-"))), "header values never become labels");
+    }
+
+    @Test
+    void serverSpanCarriesCallerTenantOutcomeAndOrder() throws InterruptedException {
+        String sku = unique("span");
+        stock(sku, 10, 100);
+        spans.reset();
+        String id = given().header("User-Agent", "Perplexity-User/1.0").contentType("application/json")
+            .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok"))
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+        SpanData server = null;
+        for (int i = 0; i < 100 && server == null; i++) {
+            server = spans.getFinishedSpanItems().stream()
+                .filter(span -> span.getKind() == SpanKind.SERVER && "POST".equals(
+                    span.getAttributes().get(AttributeKey.stringKey("http.request.method"))))
+                .findFirst().orElse(null);
+            if (server == null) {
+                Thread.sleep(50);
+            }
+        }
+        assertTrue(server != null, "no server span exported");
+        assertEquals("agent", server.getAttributes().get(AttributeKey.stringKey("caller.type")));
+        assertEquals("Perplexity-User", server.getAttributes().get(AttributeKey.stringKey("caller.agent.name")));
+        assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
+        assertEquals("executed", server.getAttributes().get(AttributeKey.stringKey("idempotency.outcome")));
+        assertEquals(id, server.getAttributes().get(AttributeKey.stringKey("order.id")));
+    }
+}
