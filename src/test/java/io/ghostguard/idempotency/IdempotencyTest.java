@@ -28,6 +28,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -142,8 +143,7 @@ class IdempotencyTest {
 
     @Test
     void putNeedsNoKey() {
-        given().contentType("application/json").body("{\"available\":1,\"unitPrice\":1,\"currency\":\"EUR\"}")
-            .put("/api/v1/inventory/" + unique("put")).then().statusCode(200);
+        stock(unique("put"), 1, 1);
     }
 
     @Test
@@ -245,7 +245,7 @@ class IdempotencyTest {
         String sku = "tenant-sku";
         for (String tenant : List.of("acme", "globex")) {
             given().header(HeaderTestAuthentication.USER, "shared-user").header(HeaderTestAuthentication.TENANT, tenant)
-                .contentType("application/json").body("{\"available\":5,\"unitPrice\":10,\"currency\":\"EUR\"}")
+                .contentType("application/json").body(Map.of("available", 5, "unitPrice", 10, "currency", "EUR"))
                 .put("/api/v1/inventory/" + sku).then().statusCode(200);
         }
         String body = orderBody("c1", sku, 1, "tok_ok");

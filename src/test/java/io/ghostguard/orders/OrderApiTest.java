@@ -17,6 +17,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -24,6 +25,7 @@ import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -86,8 +88,7 @@ class OrderApiTest {
         String scarce = unique("scarce");
         stock(plenty, 10, 100);
         stock(scarce, 1, 100);
-        json().body("{\"customerId\":\"c1\",\"items\":[{\"sku\":\"" + plenty + "\",\"quantity\":5},{\"sku\":\""
-                + scarce + "\",\"quantity\":2}],\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}")
+        json().body(OrderRequest.order().line(plenty, 5).line(scarce, 2).json())
             .post("/api/v1/orders").then().statusCode(409).body("sku", equalTo(scarce));
         assertEquals(10, available(plenty));
         assertEquals(1, available(scarce));
@@ -107,7 +108,7 @@ class OrderApiTest {
     @Test
     void currencyMismatchIsRejected() {
         String sku = unique("usd");
-        given().contentType("application/json").body("{\"available\":3,\"unitPrice\":10,\"currency\":\"USD\"}")
+        given().contentType("application/json").body(Map.of("available", 3, "unitPrice", 10, "currency", "USD"))
             .put("/api/v1/inventory/" + sku).then().statusCode(200);
         place(unique("cust"), sku, 1).then().statusCode(422).body("type", endsWith("/currency-mismatch"));
         assertEquals(3, available(sku));
@@ -140,8 +141,7 @@ class OrderApiTest {
         String sku = unique("book");
         stock(sku, 10, 300);
         String reference = unique("ref");
-        String body = "{\"customerId\":\"c\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],"
-            + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\",\"clientReference\":\"" + reference + "\"}";
+        String body = OrderRequest.order().customer("c").line(sku, 1).reference(reference).json();
         String first = json().body(body).post("/api/v1/orders").then().statusCode(201)
             .body("clientReference", equalTo(reference)).extract().jsonPath().getString("id");
         String second = json().body(body).post("/api/v1/orders").then().statusCode(200)

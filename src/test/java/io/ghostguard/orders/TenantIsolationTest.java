@@ -2,6 +2,7 @@ package io.ghostguard.orders;
 
 import static io.ghostguard.support.Api.json;
 import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.endsWith;
@@ -36,8 +37,7 @@ class TenantIsolationTest {
     @Test
     @TestSecurity(user = "alice", attributes = @SecurityAttribute(key = "tenant", value = "acme"))
     void anotherTenantsOrderIsNotFound() {
-        given().contentType("application/json").body("{\"available\":5,\"unitPrice\":10,\"currency\":\"EUR\"}")
-            .put("/api/v1/inventory/" + SKU).then().statusCode(200);
+        stock(SKU, 5, 10);
         String mine = json().body(orderBody("c", SKU, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(201)
             .extract().jsonPath().getString("id");
         assertEquals(":1", redis.command("EXISTS", "order:{t:acme}:" + mine));

@@ -1,5 +1,6 @@
 package io.ghostguard.telemetry;
 
+import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
@@ -34,10 +35,7 @@ class DashboardAndRuleCatalogueTest {
         given().contentType("application/json").header("Idempotency-Key", unique("k"))
             .body("{\"customerId\":\"c\"}").post("/api/v1/orders").then().statusCode(400);
 
-        Set<String> exported = new HashSet<>();
-        given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-            .filter(line -> !line.startsWith("#") && !line.isBlank())
-            .forEach(line -> exported.add(line.split("[{ ]", 2)[0]));
+        Set<String> exported = new HashSet<>(metrics().names());
         exported.addAll(OpsArtifacts.recordedNames());
 
         List<String> missing = new ArrayList<>();

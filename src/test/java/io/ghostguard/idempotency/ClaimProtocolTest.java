@@ -1,0 +1,90 @@
+package io.ghostguard.idempotency;
+
+import static io.ghostguard.support.Api.unique;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.RedisTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The claim protocol on its own, against the Redis claim store: no HTTP in the way. */
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+class ClaimProtocolTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Duration NO_WAIT = Duration.ZERO;
+    private static final Duration RETENTION = Duration.ofMinutes(1);
+
+    @Inject
+    ClaimProtocol protocol;
+
+    private static String key() {
+        return "idem:{t:protocol}:" + unique("k");
+    }
+
+    private ClaimProtocol.Decision begin(String key, String fingerprint, Duration wait) {
+        return protocol.begin(key, fingerprint, LEASE, wait).await().indefinitely();
+    }
+
+    @Test
+    void firstRequestExecutesAndItsCompletedResultIsReplayed() {
+        String key = key();
+        var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
+        assertTrue(protocol.complete(execute.claim(), 201, "application/json", "/api/v1/orders/o1", "{\"id\":\"o1\"}",
+            RETENTION).await().indefinitely());
+
+        var replay = assertInstanceOf(ClaimProtocol.Decision.Replay.class, begin(key, "fp", NO_WAIT));
+        assertEquals(201, replay.stored().status());
+        assertEquals("/api/v1/orders/o1", replay.stored().location());
+        assertEquals("{\"id\":\"o1\"}", replay.stored().body());
+    }
+
+    @Test
+    void anotherFingerprintIsAReuseWhetherPendingOrCompleted() {
+        String key = key();
+        var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp-1", NO_WAIT));
+        assertInstanceOf(ClaimProtocol.Decision.Reused.class, begin(key, "fp-2", NO_WAIT));
+        protocol.complete(execute.claim(), 200, "application/json", null, "{}", RETENTION).await().indefinitely();
+        assertInstanceOf(ClaimProtocol.Decision.Reused.class, begin(key, "fp-2", NO_WAIT));
+    }
+
+    @Test
+    void twinWaitsForTheFirstResultAndGetsItOnceCompleted() {
+        String key = key();
+        var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
+        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5)).subscribeAsCompletionStage();
+        protocol.complete(execute.claim(), 201, "application/json", null, "{\"done\":true}", RETENTION)
+            .await().indefinitely();
+        var replay = assertInstanceOf(ClaimProtocol.Decision.Replay.class, twin.join());
+        assertEquals("{\"done\":true}", replay.stored().body());
+    }
+
+    @Test
+    void twinThatOutwaitsItsBudgetIsToldTheRequestIsInProgress() {
+        String key = key();
+        assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
+        long started = System.nanoTime();
+        assertInstanceOf(ClaimProtocol.Decision.InProgress.class, begin(key, "fp", Duration.ofMillis(200)));
+        assertTrue(System.nanoTime() - started >= Duration.ofMillis(200).toNanos(), "the twin waited first");
+    }
+
+    @Test
+    void abandonedClaimLetsTheRetryExecute() {
+        String key = key();
+        var first = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
+        assertTrue(protocol.abandon(first.claim()).await().indefinitely());
+        var retry = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
+        assertFalse(protocol.abandon(first.claim()).await().indefinitely(), "a stale claim cannot release the new one");
+        assertFalse(protocol.complete(first.claim(), 201, "application/json", null, "{}", RETENTION)
+            .await().indefinitely(), "nor complete it");
+        assertTrue(protocol.complete(retry.claim(), 201, "application/json", null, "{}", RETENTION)
+            .await().indefinitely());
+    }
+}
