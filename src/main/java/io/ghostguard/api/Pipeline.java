@@ -2,7 +2,8 @@ package io.ghostguard.api;
 
 /**
  * The order of every step a request passes, in one place. Vert.x route handlers run first, in ascending
- * {@code ROUTE_*} order; then the REST layer runs its request filters in ascending {@code FILTER_*} priority,
+ * {@code ROUTE_*} order (the platform authenticates after them, and authorizes by path); then the REST layer
+ * runs its request filters in ascending {@code FILTER_*} priority,
  * reads the body (strict reading), validates it and calls the resource; response filters run last. The README
  * draws the same path.
  */
@@ -12,8 +13,17 @@ public final class Pipeline {
     public static final int ROUTE_EARLY_LABELS = Integer.MIN_VALUE;
     /** Route handler: refuse oversized bodies before anyone reads them. */
     public static final int ROUTE_BODY_LIMIT = ROUTE_EARLY_LABELS + 1;
+    /** Route handler: refuse a request with more than one Authorization header before authentication. */
+    public static final int ROUTE_SINGLE_CREDENTIAL = ROUTE_EARLY_LABELS + 2;
     /** Failure handler: render failures raised by route handlers as problem documents. */
-    public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 2;
+    public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 3;
+    /** Failure handler: render authentication (401) and authorization (403) failures as problem documents. */
+    public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 4;
+    /**
+     * HTTP filter (higher runs first): answer the protected-resource metadata before the platform's own handler,
+     * which needs a discovery URL this service may not have.
+     */
+    public static final int FILTER_RESOURCE_METADATA = 75;
 
     /** REST request filter: refine the caller with the identity claim, label the server span. */
     public static final int FILTER_TELEMETRY = 10;

@@ -14,8 +14,6 @@ import java.util.Optional;
 @ApplicationScoped
 public class CallerClassifier {
 
-    /** Identity attribute or claim carrying the caller type. */
-    public static final String CLAIM = "caller_type";
     /** Header a trusted gateway sets. */
     public static final String HEADER = "X-Caller-Type";
 

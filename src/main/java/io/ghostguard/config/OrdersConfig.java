@@ -11,9 +11,6 @@ import java.util.Optional;
 @ConfigMapping(prefix = "orders")
 public interface OrdersConfig {
 
-    /** Tenant resolution settings. */
-    TenantConfig tenant();
-
     /** Redis access settings shared by every repository and store. */
     RedisConfig redis();
 
@@ -44,13 +41,6 @@ public interface OrdersConfig {
             + "Perplexity-User,PerplexityBot,MistralAI-User,Gemini-Deep-Research,Google-Agent,DuckAssistBot,"
             + "Meta-ExternalFetcher,Meta-ExternalAgent,cohere-ai,YouBot,Devin,Manus,Operator")
         List<String> agentUserAgents();
-    }
-
-    /** How a request finds its tenant until an authentication mechanism provides one. */
-    interface TenantConfig {
-        /** Tenant used when the security identity carries no {@code tenant} attribute; default {@code default}. */
-        @WithDefault("default")
-        String defaultId();
     }
 
     /** Limits on every Redis round trip. */

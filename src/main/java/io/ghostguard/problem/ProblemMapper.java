@@ -17,6 +17,7 @@ import io.ghostguard.orders.OrderNotFoundException;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.payments.UnknownPaymentOrderException;
 import io.ghostguard.redis.StoreUnavailableException;
+import io.quarkus.security.ForbiddenException;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
@@ -90,6 +91,12 @@ public class ProblemMapper {
             recorder.record(new Violation("$", type.title(), type.slug()));
         }
         return respond(Problem.of(type, detailOf(type)));
+    }
+
+    /** The token lacks the scope of this operation (checked before any filter or resource runs). */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException exception) {
+        return respond(Problem.of(ProblemType.FORBIDDEN, "The token lacks the scope this operation needs."));
     }
 
     /** Order or SKU unknown for this tenant. */

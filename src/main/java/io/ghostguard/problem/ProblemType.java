@@ -37,6 +37,12 @@ public enum ProblemType {
     IDEMPOTENCY_REQUEST_IN_PROGRESS("idempotency-request-in-progress", "A request with this key is in progress", 409),
     /** The idempotency store is unavailable and the endpoint fails closed; nothing was executed. */
     IDEMPOTENCY_STORE_UNAVAILABLE("idempotency-store-unavailable", "Idempotency store unavailable", 503),
+    /** No usable bearer token: missing, malformed, expired, wrongly signed or from another issuer. */
+    UNAUTHORIZED("unauthorized", "Authentication required", 401),
+    /** The token lacks the scope this operation needs. */
+    FORBIDDEN("forbidden", "Forbidden", 403),
+    /** The token is valid but names no usable tenant. */
+    TENANT_MISSING("tenant-missing", "Token names no usable tenant", 403),
     /** Anything unexpected; the response carries an incident id that the logs carry too. */
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 

@@ -1,31 +1,24 @@
 package io.ghostguard.security;
 
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.api.Claims;
 import io.ghostguard.tenant.TenantId;
+import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The one place that decides tenant and principal of a request: the security identity's {@code tenant}
- * attribute when an authentication mechanism provides one, else the configured default tenant. Adding
- * authentication changes nothing else.
+ * The one place that decides tenant and principal of a request: the identity's {@code tenant} attribute (from
+ * the token's claim) and its principal. There is no default tenant: an identity without one never acts.
  */
 @ApplicationScoped
 public class IdentityResolver {
 
-    /** Security identity attribute that names the tenant. */
-    public static final String TENANT_ATTRIBUTE = "tenant";
-    /** Principal name of unauthenticated callers. */
-    public static final String ANONYMOUS = "anonymous";
-
     private final CurrentIdentityAssociation identities;
-    private final TenantId defaultTenant;
 
-    public IdentityResolver(CurrentIdentityAssociation identities, OrdersConfig config) {
+    public IdentityResolver(CurrentIdentityAssociation identities) {
         this.identities = identities;
-        this.defaultTenant = new TenantId(config.tenant().defaultId());
     }
 
     /** Tenant and principal of the current request, without blocking. */
@@ -33,13 +26,12 @@ public class IdentityResolver {
         return identities.getDeferredIdentity().map(this::resolve);
     }
 
-    /** Tenant and principal of a known identity. */
+    /** Tenant and principal of a known identity; refused when it names no tenant. */
     public Actor resolve(SecurityIdentity identity) {
-        if (identity == null || identity.isAnonymous()) {
-            return new Actor(defaultTenant, ANONYMOUS);
+        Object tenant = identity == null || identity.isAnonymous() ? null : identity.getAttribute(Claims.TENANT);
+        if (tenant == null) {
+            throw new ForbiddenException("no tenant");
         }
-        Object tenant = identity.getAttribute(TENANT_ATTRIBUTE);
-        TenantId tenantId = tenant == null ? defaultTenant : new TenantId(tenant.toString());
-        return new Actor(tenantId, identity.getPrincipal().getName());
+        return new Actor(new TenantId(tenant.toString()), identity.getPrincipal().getName());
     }
 }

@@ -1,9 +1,9 @@
 package io.ghostguard.telemetry;
 
+import io.ghostguard.api.Claims;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerClassifier;
-import io.ghostguard.security.IdentityResolver;
 import io.opentelemetry.api.trace.Span;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
@@ -18,13 +18,10 @@ public class TelemetryFilter {
 
     private final CallerClassifier classifier;
     private final CurrentIdentityAssociation identities;
-    private final IdentityResolver resolver;
 
-    public TelemetryFilter(CallerClassifier classifier, CurrentIdentityAssociation identities,
-                           IdentityResolver resolver) {
+    public TelemetryFilter(CallerClassifier classifier, CurrentIdentityAssociation identities) {
         this.classifier = classifier;
         this.identities = identities;
-        this.resolver = resolver;
     }
 
     /** Settles the caller (claim included) and labels the span. */
@@ -34,7 +31,7 @@ public class TelemetryFilter {
             // EarlyLabels already judged path and headers; only an identity claim can change that.
             CallerClassification caller = RequestLabels.caller();
             if (!identity.isAnonymous()) {
-                caller = classifier.classify(identity.getAttribute(CallerClassifier.CLAIM),
+                caller = classifier.classify(identity.getAttribute(Claims.CALLER_TYPE),
                     request.getUriInfo().getPath(), request.getHeaderString(CallerClassifier.HEADER),
                     request.getHeaderString("User-Agent"));
                 RequestLabels.refine(caller);
@@ -44,7 +41,10 @@ public class TelemetryFilter {
             if (caller.agentName() != null) {
                 span.setAttribute(SpanAttributes.AGENT_NAME, caller.agentName());
             }
-            span.setAttribute(SpanAttributes.TENANT, resolver.resolve(identity).tenant().value());
+            Object tenant = identity.getAttribute(Claims.TENANT);
+            if (tenant != null) {
+                span.setAttribute(SpanAttributes.TENANT, tenant.toString());
+            }
         }).replaceWithVoid();
     }
 }

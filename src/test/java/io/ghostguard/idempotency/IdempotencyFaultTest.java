@@ -5,7 +5,7 @@ import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -23,6 +23,7 @@ import io.ghostguard.orders.Placement;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
 import io.ghostguard.telemetry.MetricNames;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
@@ -89,7 +90,7 @@ class IdempotencyFaultTest {
         stock(sku, 10, 400);
         String key = unique("key");
         String body = orderBody("c-crash", sku, 2, "tok_ok");
-        String hash = IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
+        String hash = IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
         // The first attempt: claimed, order committed by the domain, then the process died before storing.
         PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
         Placement first = orders.place(new TenantId("default"), command, hash).await().indefinitely();

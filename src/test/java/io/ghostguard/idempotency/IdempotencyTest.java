@@ -1,12 +1,13 @@
 package io.ghostguard.idempotency;
 
+import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.concurrently;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -17,11 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ghostguard.support.HeaderTestAuthentication;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -208,7 +209,7 @@ class IdempotencyTest {
         String key = unique("key");
         String body = orderBody("c1", sku, 1, "tok_ok");
         String storageKey = "idem:{t:default}:"
-            + IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
+            + IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
         String fingerprint = Fingerprint.of("POST", ORDERS, body.getBytes(StandardCharsets.UTF_8));
         String pending = IdempotencyRecord.pending("someone-else", fingerprint).encode();
         assertEquals("+OK", redis.command("SET", storageKey, pending, "PX", "30000"));
@@ -229,12 +230,12 @@ class IdempotencyTest {
         stock(sku, 10, 100);
         String key = unique("shared-key");
         String body = orderBody("c1", sku, 1, "tok_ok");
-        String alices = withKey(key).header(HeaderTestAuthentication.USER, "alice").body(body).post(ORDERS)
+        String alices = withKey(key).auth().oauth2(Tokens.token().subject("alice").sign()).body(body).post(ORDERS)
             .then().statusCode(201).extract().jsonPath().getString("id");
-        Response bobs = withKey(key).header(HeaderTestAuthentication.USER, "bob").body(body).post(ORDERS);
+        Response bobs = withKey(key).auth().oauth2(Tokens.token().subject("bob").sign()).body(body).post(ORDERS);
         bobs.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
         assertNotEquals(alices, bobs.jsonPath().getString("id"));
-        withKey(key).header(HeaderTestAuthentication.USER, "bob").body(body).post(ORDERS).then().statusCode(201)
+        withKey(key).auth().oauth2(Tokens.token().subject("bob").sign()).body(body).post(ORDERS).then().statusCode(201)
             .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(bobs.jsonPath().getString("id")));
         assertEquals(8, available(sku));
     }
@@ -244,16 +245,15 @@ class IdempotencyTest {
         String key = unique("tenant-key");
         String sku = "tenant-sku";
         for (String tenant : List.of("acme", "globex")) {
-            given().header(HeaderTestAuthentication.USER, "shared-user").header(HeaderTestAuthentication.TENANT, tenant)
+            as(Tokens.token().subject("shared-user").tenant(tenant).sign())
                 .contentType("application/json").body(Map.of("available", 5, "unitPrice", 10, "currency", "EUR"))
                 .put("/api/v1/inventory/" + sku).then().statusCode(200);
         }
         String body = orderBody("c1", sku, 1, "tok_ok");
-        String acme = withKey(key).header(HeaderTestAuthentication.USER, "shared-user")
-            .header(HeaderTestAuthentication.TENANT, "acme").body(body).post(ORDERS)
-            .then().statusCode(201).extract().jsonPath().getString("id");
-        Response globex = withKey(key).header(HeaderTestAuthentication.USER, "shared-user")
-            .header(HeaderTestAuthentication.TENANT, "globex").body(body).post(ORDERS);
+        String acme = withKey(key).auth().oauth2(Tokens.token().subject("shared-user").tenant("acme").sign())
+            .body(body).post(ORDERS).then().statusCode(201).extract().jsonPath().getString("id");
+        Response globex = withKey(key).auth().oauth2(Tokens.token().subject("shared-user").tenant("globex").sign())
+            .body(body).post(ORDERS);
         globex.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
         assertNotEquals(acme, globex.jsonPath().getString("id"));
     }
@@ -265,7 +265,7 @@ class IdempotencyTest {
         String key = "raw-secret-" + unique("k");
         withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201);
         String storageKey = "idem:{t:default}:"
-            + IdempotencyKey.scopedHash("default", "anonymous", "POST", ORDERS, key);
+            + IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
         long ttl = Long.parseLong(redis.command("PTTL", storageKey).substring(1));
         assertTrue(ttl > IdempotencyTestProfile.RETENTION.toMillis() - 10_000
             && ttl <= IdempotencyTestProfile.RETENTION.toMillis(), "ttl was " + ttl);

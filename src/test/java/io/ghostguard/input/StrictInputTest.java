@@ -4,7 +4,7 @@ import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.json;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -155,6 +155,7 @@ class StrictInputTest {
         java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/api/v1/orders"))
             .header("Content-Type", "application/json")
+            .header("Authorization", "Bearer " + io.ghostguard.support.Tokens.defaultToken())
             .header("Idempotency-Key", unique("k"))
             .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes)))
             .version(java.net.http.HttpClient.Version.HTTP_1_1)

@@ -5,7 +5,7 @@ import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;

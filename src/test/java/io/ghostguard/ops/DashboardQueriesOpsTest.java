@@ -1,14 +1,15 @@
 package io.ghostguard.ops;
 
+import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ghostguard.support.HeaderTestAuthentication;
+import io.ghostguard.support.Tokens;
 import io.ghostguard.support.OpsArtifacts;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
@@ -97,7 +98,7 @@ class DashboardQueriesOpsTest {
         String sku = unique("ops");
         stock(sku, 1000, 150);
         for (int round = 0; round < 15; round++) {
-            given().header(HeaderTestAuthentication.USER, "pat").header(HeaderTestAuthentication.CALLER_CLAIM, "human")
+            as(Tokens.token().subject("pat").callerType("human").sign())
                 .contentType("application/json").header("Idempotency-Key", unique("k"))
                 .body(orderBody("c-human", sku, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(201);
             String key = unique("k");
@@ -136,7 +137,7 @@ class DashboardQueriesOpsTest {
     private void startPrometheus(int port) throws IOException, InterruptedException {
         Files.createDirectories(WORK);
         OpsArtifacts.writeRules(WORK.resolve("rules.yaml"), "1s");
-        String target = service.getHost() + ":" + service.getPort();
+        String target = service.getHost() + ":" + io.ghostguard.support.Api.MANAGEMENT_PORT;
         Files.writeString(WORK.resolve("prometheus.yaml"), """
             global:
               scrape_interval: 1s

@@ -1,6 +1,7 @@
 package io.ghostguard.orders;
 
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
+import static io.ghostguard.support.Api.management;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
@@ -21,14 +22,14 @@ class HealthAndOpenApiTest {
 
     @Test
     void readinessFollowsRedis() {
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+        management().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
             .body("checks.name", org.hamcrest.Matchers.hasItem("redis"));
         redis.stop();
         try {
-            given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
+            management().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
                 .body(org.hamcrest.Matchers.not(containsString("Exception")))
                 .body(org.hamcrest.Matchers.not(containsString("io.netty")));
-            given().get("/q/health/live").then().statusCode(200);
+            management().get("/q/health/live").then().statusCode(200);
             given().get("/api/v1/inventory/any").then().statusCode(503)
                 .contentType("application/problem+json")
                 .header("Retry-After", notNullValue())
@@ -36,7 +37,7 @@ class HealthAndOpenApiTest {
         } finally {
             redis.start();
         }
-        given().get("/q/health/ready").then().statusCode(200);
+        management().get("/q/health/ready").then().statusCode(200);
     }
 
     @Test

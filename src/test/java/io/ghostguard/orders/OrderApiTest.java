@@ -7,7 +7,7 @@ import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.place;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;

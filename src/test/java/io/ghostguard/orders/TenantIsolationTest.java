@@ -1,57 +1,84 @@
 package io.ghostguard.orders;
 
-import static io.ghostguard.support.Api.json;
-import static io.ghostguard.support.Api.orderBody;
-import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.unique;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.security.SecurityAttribute;
-import io.quarkus.test.security.TestSecurity;
+import io.restassured.specification.RequestSpecification;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** Tenant data never crosses tenants: another tenant's ids and keys are unknown here, never forbidden. */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
 class TenantIsolationTest {
 
-    static final String SKU = "iso-sku";
+    private static final String ACME = Tokens.token().subject("alice").tenant("acme").sign();
+    private static final String GLOBEX = Tokens.token().subject("bob").tenant("globex").sign();
 
     @InjectRedis
     TestRedis redis;
 
-    /** Writes straight to Redis, as the other tenant's own API call would: keys carry the tenant hash tag. */
-    private String otherTenantsOrder() {
-        String id = unique("ord");
-        assertEquals("+OK", redis.command("SET", "order:{t:globex}:" + id, "{}"));
-        return id;
+    private static RequestSpecification acme() {
+        return as(ACME).contentType("application/json");
+    }
+
+    private static RequestSpecification globex() {
+        return as(GLOBEX).contentType("application/json");
     }
 
     @Test
-    @TestSecurity(user = "alice", attributes = @SecurityAttribute(key = "tenant", value = "acme"))
-    void anotherTenantsOrderIsNotFound() {
-        stock(SKU, 5, 10);
-        String mine = json().body(orderBody("c", SKU, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(201)
+    void anotherTenantsOrderCannotBeSeenListedCancelledOrReplayed() {
+        String sku = unique("iso");
+        acme().body(Map.of("available", 5, "unitPrice", 10, "currency", "EUR")).put("/api/v1/inventory/" + sku)
+            .then().statusCode(200);
+        String key = unique("key");
+        String body = OrderRequest.order().customer("c-iso").line(sku, 1).json();
+        String mine = acme().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then().statusCode(201)
             .extract().jsonPath().getString("id");
         assertEquals(":1", redis.command("EXISTS", "order:{t:acme}:" + mine));
 
-        String theirs = otherTenantsOrder();
-        given().get("/api/v1/orders/" + theirs).then().statusCode(404).body("type", endsWith("/not-found"));
-        json().post("/api/v1/orders/" + theirs + "/cancellation").then().statusCode(404);
-        given().queryParam("orderId", theirs).get("/api/v1/payments").then().statusCode(404);
+        globex().get("/api/v1/orders/" + mine).then().statusCode(404).body("type", endsWith("/not-found"));
+        globex().header("Idempotency-Key", unique("key")).post("/api/v1/orders/" + mine + "/cancellation")
+            .then().statusCode(404);
+        globex().queryParam("orderId", mine).get("/api/v1/payments").then().statusCode(404);
+        globex().queryParam("customerId", "c-iso").get("/api/v1/orders").then().statusCode(200)
+            .body("items", hasSize(0)).body("nextCursor", nullValue());
+        globex().get("/api/v1/inventory/" + sku).then().statusCode(404);
+        // The same key and body from the other tenant is its own request: it fails on its own (no stock), and
+        // never replays the first tenant's order.
+        globex().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then().statusCode(409)
+            .header("Idempotent-Replayed", nullValue()).body("type", endsWith("/insufficient-stock"));
+        acme().get("/api/v1/orders/" + mine).then().statusCode(200).body("status", equalTo("CONFIRMED"));
     }
 
     @Test
-    @TestSecurity(user = "bob", attributes = @SecurityAttribute(key = "tenant", value = "globex"))
-    void tenantsSeeOnlyTheirOwnStockAndOrders() {
-        given().get("/api/v1/inventory/" + SKU).then().statusCode(404);
-        given().queryParam("customerId", "c").get("/api/v1/orders").then().statusCode(200).body("items", hasSize(0));
+    void sameIdsInTwoTenantsAreTwoRecords() {
+        String sku = unique("twin");
+        for (RequestSpecification tenant : new RequestSpecification[] {acme(), globex()}) {
+            tenant.body(Map.of("available", 5, "unitPrice", 10, "currency", "EUR")).put("/api/v1/inventory/" + sku)
+                .then().statusCode(200);
+        }
+        String key = unique("key");
+        String body = OrderRequest.order().line(sku, 2).json();
+        String acmes = acme().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then().statusCode(201)
+            .extract().jsonPath().getString("id");
+        String globexs = globex().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then()
+            .statusCode(201).header("Idempotent-Replayed", nullValue()).extract().jsonPath().getString("id");
+        assertNotEquals(acmes, globexs);
+        acme().get("/api/v1/inventory/" + sku).then().body("available", equalTo(3));
+        globex().get("/api/v1/inventory/" + sku).then().body("available", equalTo(3));
     }
 }

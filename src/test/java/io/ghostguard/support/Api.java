@@ -1,7 +1,6 @@
 package io.ghostguard.support;
 
-import static io.restassured.RestAssured.given;
-
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -17,6 +16,29 @@ import java.util.function.Supplier;
 public final class Api {
 
     private Api() {
+    }
+
+    /** Port of the management interface (health and metrics) in tests. */
+    public static final int MANAGEMENT_PORT = 9001;
+
+    /** A request of the default test caller (see {@link Tokens}): every scope, tenant {@code default}. */
+    public static RequestSpecification given() {
+        return as(Tokens.defaultToken());
+    }
+
+    /** A request carrying the given bearer token. */
+    public static RequestSpecification as(String token) {
+        return RestAssured.given().auth().oauth2(token);
+    }
+
+    /** A request without any credential. */
+    public static RequestSpecification anonymous() {
+        return RestAssured.given();
+    }
+
+    /** A request to the management interface, where health and metrics live. */
+    public static RequestSpecification management() {
+        return RestAssured.given().port(MANAGEMENT_PORT);
     }
 
     /** A fresh id, safe as SKU, customer id or reference. */
@@ -68,7 +90,7 @@ public final class Api {
 
     /** The service's metrics, parsed. */
     public static PrometheusText metrics() {
-        return PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+        return PrometheusText.parse(management().get("/q/metrics").then().statusCode(200).extract().asString());
     }
 
     /** The JSON body of a one-line order in EUR. */

@@ -4,7 +4,7 @@ import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,15 +1,16 @@
 package io.ghostguard.telemetry;
 
+import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
-import static io.restassured.RestAssured.given;
+import static io.ghostguard.support.Api.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ghostguard.support.HeaderTestAuthentication;
+import io.ghostguard.support.Tokens;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.opentelemetry.api.common.AttributeKey;
@@ -43,7 +44,7 @@ class TelemetryTest {
         given().header("User-Agent", "Claude-User/1.0").contentType("application/json")
             .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_declined"))
             .post("/api/v1/orders").then().statusCode(402);
-        given().header(HeaderTestAuthentication.USER, "pat").header(HeaderTestAuthentication.CALLER_CLAIM, "human")
+        as(Tokens.token().subject("pat").callerType("human").sign())
             .get("/api/v1/inventory/" + sku).then().statusCode(200);
         given().get("/mcp").then().statusCode(404);
         given().header("X-Caller-Type", "human").get("/api/v1/inventory/" + sku).then().statusCode(200);
@@ -107,6 +108,18 @@ class TelemetryTest {
         assertTrue(uris.size() < 20, "uris: " + uris);
         assertTrue(metrics.samples().stream().noneMatch(sample -> sample.labels().values().stream()
             .anyMatch(value -> value.contains("admin-"))), "header values never become labels");
+    }
+
+    @Test
+    void redisPoolMetricsFollowTheClientInUse() {
+        io.ghostguard.support.Api.management().get("/q/health/ready").then().statusCode(200);
+        PrometheusText metrics = metrics();
+        assertTrue(metrics.find("redis_pool_usage_seconds_count",
+            sample -> "<default>".equals(sample.label("pool_name")) && sample.value() > 0).isPresent(),
+            metrics.describe("redis_pool_usage_seconds_count"));
+        assertTrue(metrics.has("redis_active_connections", "clientName", "<default>"));
+        assertFalse(metrics.labelValues(name -> name.startsWith("redis_"), "pool_name").contains("discarded-duplicate"));
+        assertFalse(metrics.labelValues(name -> name.startsWith("redis_"), "clientName").contains("discarded-duplicate"));
     }
 
     @Test

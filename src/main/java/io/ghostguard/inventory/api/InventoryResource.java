@@ -5,7 +5,9 @@ import io.ghostguard.api.Routes;
 import io.ghostguard.inventory.InventoryService;
 import io.ghostguard.inventory.StockItem;
 import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -37,6 +39,7 @@ public class InventoryResource {
     /** Current stock and price of one SKU. */
     @GET
     @Operation(summary = "Check stock of one SKU")
+    @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Stock of the SKU")
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
     public Uni<StockResponse> stock(
@@ -49,6 +52,7 @@ public class InventoryResource {
     /** Sets quantity and price of one SKU. */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Scopes.INVENTORY_WRITE)
     @Operation(summary = "Set stock and price of one SKU", description = "Naturally idempotent: repeating it "
         + "leaves the same state, so no Idempotency-Key is required.")
     @APIResponse(responseCode = "200", description = "The stored stock")

@@ -14,9 +14,11 @@ import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.security.Scopes;
 import io.ghostguard.telemetry.OrderMetrics;
 import io.ghostguard.telemetry.SpanAttributes;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -72,6 +74,7 @@ public class OrderResource {
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
     @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency")
     @IdempotencyPolicy("place-order")
+    @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request, UriInfo uri) {
         String operationKey = operation.operationKey();
         return identities.current()
@@ -84,6 +87,7 @@ public class OrderResource {
     @GET
     @Path(Routes.ONE_ORDER)
     @Operation(summary = "Read one order")
+    @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "The order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     public Uni<OrderResponse> order(
@@ -97,6 +101,7 @@ public class OrderResource {
     /** Orders newest first, optionally of one customer, with cursor paging. */
     @GET
     @Operation(summary = "List orders, newest first")
+    @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "One page; nextCursor is null on the last page")
     @APIResponse(responseCode = "400", description = "Invalid limit or cursor (problem type invalid-request)")
     public Uni<PageResponse<OrderResponse>> list(
@@ -129,6 +134,7 @@ public class OrderResource {
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     @IdempotencyPolicy("cancel-order")
+    @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
         SpanAttributes.orderId(id);

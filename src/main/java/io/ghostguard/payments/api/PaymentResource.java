@@ -5,7 +5,9 @@ import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
 import io.ghostguard.payments.LedgerReader;
 import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
@@ -34,6 +36,7 @@ public class PaymentResource {
     /** Every ledger entry of one order, oldest first; one page, so {@code nextCursor} is always null. */
     @GET
     @Operation(summary = "Ledger entries of one order")
+    @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Entries, oldest first")
     @APIResponse(responseCode = "404", description = "The tenant has no such order (problem type not-found)")
     public Uni<PageResponse<LedgerEntryResponse>> entries(

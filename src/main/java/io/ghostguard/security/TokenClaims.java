@@ -1,0 +1,44 @@
+package io.ghostguard.security;
+
+import io.ghostguard.api.Claims;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.SecurityIdentityAugmentor;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Reads the service's own claims of a verified token into identity attributes: {@code tenant} when it matches
+ * the tenant pattern (else the identity has none, and {@link TenantPolicy} refuses it), and {@code caller_type}
+ * when it is {@code human} or {@code agent}. Scopes become roles by configuration
+ * ({@code quarkus.oidc.roles.role-claim-path=scope}).
+ */
+@ApplicationScoped
+public class TokenClaims implements SecurityIdentityAugmentor {
+
+    /** What a tenant claim must look like. */
+    public static final Pattern TENANT_PATTERN = Pattern.compile("^[a-z0-9][a-z0-9-]{0,62}$");
+
+    private static final Set<String> CLAIMABLE_CALLER_TYPES = Set.of("human", "agent");
+
+    @Override
+    public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
+        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
+            return Uni.createFrom().item(identity);
+        }
+        QuarkusSecurityIdentity.Builder augmented = QuarkusSecurityIdentity.builder(identity);
+        Object tenant = token.getClaim(Claims.TENANT);
+        if (tenant instanceof String value && TENANT_PATTERN.matcher(value).matches()) {
+            augmented.addAttribute(Claims.TENANT, value);
+        }
+        Object callerType = token.getClaim(Claims.CALLER_TYPE);
+        if (callerType instanceof String value && CLAIMABLE_CALLER_TYPES.contains(value)) {
+            augmented.addAttribute(Claims.CALLER_TYPE, value);
+        }
+        return Uni.createFrom().item(augmented.build());
+    }
+}
