@@ -80,7 +80,10 @@ class KubernetesManifestsOpsTest {
         assertEquals("/q/health/started", container.at("/startupProbe/httpGet/path").asText());
         assertEquals("/q/health/live", container.at("/livenessProbe/httpGet/path").asText());
         assertEquals("/q/health/ready", container.at("/readinessProbe/httpGet/path").asText());
-        assertEquals("http", container.at("/readinessProbe/httpGet/port").asText());
+        assertEquals("management", container.at("/readinessProbe/httpGet/port").asText());
+        assertEquals("management", container.at("/livenessProbe/httpGet/port").asText());
+        assertEquals("management", container.at("/startupProbe/httpGet/port").asText());
+        assertEquals(9000, container.at("/ports/1/containerPort").asInt());
         assertEquals(8080, container.at("/ports/0/containerPort").asInt());
         assertFalse(container.at("/securityContext/allowPrivilegeEscalation").asBoolean(true));
         assertTrue(container.at("/securityContext/readOnlyRootFilesystem").asBoolean());
@@ -106,7 +109,17 @@ class KubernetesManifestsOpsTest {
         assertSelects(monitor.at("/spec/selector/matchLabels"),
             one(documents, "Service", "ghostguard-orders").at("/metadata/labels"), "ServiceMonitor");
         assertEquals("/q/metrics", monitor.at("/spec/endpoints/0/path").asText());
-        assertEquals("http", monitor.at("/spec/endpoints/0/port").asText());
+        assertEquals("management", monitor.at("/spec/endpoints/0/port").asText());
+        JsonNode apiPolicy = one(documents, "NetworkPolicy", "ghostguard-orders");
+        assertEquals(8080, apiPolicy.at("/spec/ingress/0/ports/0/port").asInt());
+        assertEquals(9000, apiPolicy.at("/spec/ingress/1/ports/0/port").asInt());
+        assertEquals("monitoring", apiPolicy.at("/spec/ingress/1/from/0/namespaceSelector/matchLabels")
+            .path("kubernetes.io/metadata.name").asText(), "metrics only for the monitoring namespace");
+        JsonNode config = one(documents, "ConfigMap", configName);
+        assertTrue(config.at("/data/QUARKUS_OIDC_TOKEN_ISSUER").asText().startsWith("https://"), "token issuer");
+        assertTrue(config.at("/data/QUARKUS_OIDC_AUTH_SERVER_URL").asText().startsWith("https://")
+            || "ghostguard-orders-oidc".equals(container.at("/envFrom/2/secretRef/name").asText()),
+            "tokens verified by discovery or by a public key from a Secret");
 
         JsonNode redis = one(documents, "StatefulSet", "ghostguard-redis");
         assertFalse(redis.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").isMissingNode());
