@@ -7,22 +7,39 @@
 -- KEYS[3] tenant index         orders:{t}:all                 (zset, score = sequence)
 -- KEYS[4] customer index       orders:{t}:customer:<id>       (zset, score = sequence)
 -- KEYS[5] tenant sequence      seq:{t}:orders                 (counter)
--- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string -> orderId; only read when ARGV[7] == '1')
--- KEYS[7] client reference key   cref:{t}:<clientReference>   (string -> orderId; only read when ARGV[5] ~= '')
+-- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string "<orderId>\n<request digest>"; only when ARGV[7] ~= '')
+-- KEYS[7] client reference key   cref:{t}:<clientReference>   (string "<orderId>\n<content digest>"; only when ARGV[5] ~= '')
 -- KEYS[8..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency), one per line
 -- ARGV[1] orderId  ARGV[2] customerId  ARGV[3] currency  ARGV[4] paymentId  ARGV[5] clientReference or ''
--- ARGV[6] createdAt (ISO-8601)  ARGV[7] '1' when an operation key is given  ARGV[8] ledger entry id
--- ARGV[9..] quantities, one per inventory key, in the same order
+-- ARGV[6] createdAt (ISO-8601)  ARGV[7] request digest of the operation key, '' when none  ARGV[8] ledger entry id
+-- ARGV[9] content digest of the order (customer, lines, currency)
+-- ARGV[10..] quantities, one per inventory key, in the same order
+-- A natural key is bound to what first used it: the same key with another digest changes nothing and says so.
 -- Returns {'created', orderJson} | {'existing', orderId} | {'insufficient', sku, requested, available}
---       | {'currency', sku, currency}
+--       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
 
-if ARGV[7] == '1' then
-  local existing = redis.call('GET', KEYS[6])
-  if existing then return {'existing', existing} end
+-- A natural key's value is "<orderId>\n<digest>"; returns the order id and whether the digest matches.
+local function bound(key, digest)
+  local value = redis.call('GET', key)
+  if not value then return nil end
+  local orderId, stored = string.match(value, '^([^\n]*)\n(.*)$')
+  if not orderId then return value, true end
+  return orderId, stored == digest
+end
+
+if ARGV[7] ~= '' then
+  local orderId, same = bound(KEYS[6], ARGV[7])
+  if orderId then
+    if not same then return {'operation-reused'} end
+    return {'existing', orderId}
+  end
 end
 if ARGV[5] ~= '' then
-  local existing = redis.call('GET', KEYS[7])
-  if existing then return {'existing', existing} end
+  local orderId, same = bound(KEYS[7], ARGV[9])
+  if orderId then
+    if not same then return {'reference-conflict'} end
+    return {'existing', orderId}
+  end
 end
 
 local lineCount = #KEYS - 7
@@ -31,7 +48,7 @@ local total = 0
 for i = 1, lineCount do
   local invKey = KEYS[7 + i]
   local sku = string.match(invKey, ':([^:]*)$')
-  local qty = tonumber(ARGV[8 + i])
+  local qty = tonumber(ARGV[9 + i])
   local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency')
   local available = tonumber(stock[1]) or 0
   if stock[1] == false or available < qty then
@@ -62,6 +79,6 @@ redis.call('RPUSH', KEYS[2], cjson.encode({
 local seq = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
-if ARGV[7] == '1' then redis.call('SET', KEYS[6], ARGV[1]) end
-if ARGV[5] ~= '' then redis.call('SET', KEYS[7], ARGV[1]) end
+if ARGV[7] ~= '' then redis.call('SET', KEYS[6], ARGV[1] .. '\n' .. ARGV[7]) end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[7], ARGV[1] .. '\n' .. ARGV[9]) end
 return {'created', order}

@@ -1,7 +1,10 @@
 package io.ghostguard.idempotency;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -15,11 +18,18 @@ import java.util.List;
  * What makes two requests "the same": SHA-256 over method, concrete path and the canonical JSON body
  * (object keys sorted at every depth, no insignificant whitespace). An agent that reorders fields or
  * pretty-prints is recognised; a changed value, array order or number spelling ({@code 1} vs {@code 1.0})
- * is a different request. A body that is not JSON is hashed as its raw bytes.
+ * is a different request. The body is read as strictly as the request itself: a body with duplicate keys or
+ * trailing content is not JSON here either, and is hashed as its raw bytes under another prefix, so it can
+ * never share a fingerprint with (and replay the stored result of) the valid body it resembles.
  */
 public final class Fingerprint {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .build();
+    private static final byte[] CANONICAL = "json\u0000".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] RAW = "raw\u0000".getBytes(StandardCharsets.UTF_8);
 
     private Fingerprint() {
     }
@@ -28,26 +38,30 @@ public final class Fingerprint {
     public static String of(String method, String path, byte[] body) {
         byte[] canonical = canonical(body);
         byte[] prefix = (method + "\u0000" + path + "\u0000").getBytes(StandardCharsets.UTF_8);
-        byte[] all = new byte[prefix.length + canonical.length];
-        System.arraycopy(prefix, 0, all, 0, prefix.length);
-        System.arraycopy(canonical, 0, all, prefix.length, canonical.length);
-        return IdempotencyKey.sha256(all);
+        return IdempotencyKey.sha256(concat(prefix, canonical));
     }
 
-    /** Canonical JSON bytes, or the input itself when it is empty or not JSON. */
+    /** Canonical JSON bytes, or the input itself when it is empty or not strict JSON; each with its prefix. */
     static byte[] canonical(byte[] body) {
         if (body == null || body.length == 0) {
             return new byte[0];
         }
         try {
             JsonNode tree = JSON.readTree(body);
-            if (tree == null) {
-                return body;
+            if (tree == null || tree.isMissingNode()) {
+                return concat(RAW, body);
             }
-            return JSON.writeValueAsBytes(sorted(tree));
+            return concat(CANONICAL, JSON.writeValueAsBytes(sorted(tree)));
         } catch (IOException notJson) {
-            return body;
+            return concat(RAW, body);
         }
+    }
+
+    private static byte[] concat(byte[] prefix, byte[] rest) {
+        byte[] all = new byte[prefix.length + rest.length];
+        System.arraycopy(prefix, 0, all, 0, prefix.length);
+        System.arraycopy(rest, 0, all, prefix.length, rest.length);
+        return all;
     }
 
     private static JsonNode sorted(JsonNode node) {

@@ -105,8 +105,9 @@ public class IdempotencyFilters {
                 endpoint.route(), key);
             return protocol.begin(actor.tenant().key(Keyspace.IDEMPOTENCY, hash), fingerprint, endpoint.lease(),
                     endpoint.inFlightWait())
-                .map(decision -> respond(endpoint, decision, request, hash))
-                .onFailure(StoreUnavailableException.class).recoverWithItem(() -> storeUnavailable(endpoint, hash));
+                .map(decision -> respond(endpoint, decision, request, hash, fingerprint))
+                .onFailure(StoreUnavailableException.class)
+                .recoverWithItem(() -> storeUnavailable(endpoint, hash, fingerprint));
         });
     }
 
@@ -146,10 +147,10 @@ public class IdempotencyFilters {
     }
 
     private Response respond(EndpointPolicy endpoint, ClaimProtocol.Decision decision,
-                             ContainerRequestContext request, String hash) {
+                             ContainerRequestContext request, String hash, String fingerprint) {
         if (decision instanceof ClaimProtocol.Decision.Execute execute) {
             metrics.decided(endpoint.route(), IdempotencyOutcome.EXECUTED);
-            operation.operationKey(hash);
+            operation.bind(hash, fingerprint);
             request.setProperty(CLAIM, new HeldClaim(endpoint, execute.claim()));
             return null;
         }
@@ -167,12 +168,12 @@ public class IdempotencyFilters {
             + "is still running; retry later to get its result."));
     }
 
-    private Response storeUnavailable(EndpointPolicy endpoint, String hash) {
+    private Response storeUnavailable(EndpointPolicy endpoint, String hash, String fingerprint) {
         if (endpoint.onStoreFailure() == StoreFailureMode.FAIL_OPEN) {
             metrics.decided(endpoint.route(), IdempotencyOutcome.FAIL_OPEN);
             LOG.warnf("idempotency store unavailable; %s fails open and executes without duplicate protection",
                 endpoint.name());
-            operation.operationKey(hash);
+            operation.bind(hash, fingerprint);
             return null;
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);

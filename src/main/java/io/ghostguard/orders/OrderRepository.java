@@ -13,8 +13,13 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,11 +73,19 @@ public class OrderRepository {
         /** A line is priced in another currency; nothing was written. */
         record OtherCurrency(String sku, String currency) implements Outcome {
         }
+
+        /** The operation key names an order of another request; nothing was written. */
+        record OperationReused() implements Outcome {
+        }
+
+        /** The client reference names an order with other content; nothing was written. */
+        record ReferenceConflict() implements Outcome {
+        }
     }
 
     /** Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. */
     public Uni<Outcome> place(TenantId tenant, String orderId, PlaceOrder command, String paymentId,
-                              String operationKey, Instant createdAt) {
+                              OperationKey operation, Instant createdAt) {
         String reference = command.clientReference() == null ? "" : command.clientReference();
         List<String> keys = new ArrayList<>(List.of(
             tenant.key(Keyspace.ORDER, orderId),
@@ -80,10 +93,11 @@ public class OrderRepository {
             tenant.key(Keyspace.ORDER_INDEX, ALL_ORDERS),
             tenant.key(Keyspace.ORDER_INDEX, CUSTOMER + command.customerId()),
             tenant.key(Keyspace.SEQUENCE, "orders"),
-            tenant.key(Keyspace.OPERATION_KEY, operationKey == null ? NO_KEY : operationKey),
+            tenant.key(Keyspace.OPERATION_KEY, operation == null ? NO_KEY : operation.key()),
             tenant.key(Keyspace.CLIENT_REFERENCE, reference.isEmpty() ? NO_KEY : reference)));
         List<String> args = new ArrayList<>(List.of(orderId, command.customerId(), command.currency(), paymentId,
-            reference, createdAt.toString(), operationKey == null ? "0" : "1", ledgerEntryId()));
+            reference, createdAt.toString(), operation == null ? "" : operation.requestDigest(), ledgerEntryId(),
+            contentDigest(command)));
         for (OrderItem item : command.items()) {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
@@ -160,6 +174,8 @@ public class OrderRepository {
             case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
                 Long.parseLong(reply.get(3)));
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
+            case "operation-reused" -> new Outcome.OperationReused();
+            case "reference-conflict" -> new Outcome.ReferenceConflict();
             default -> throw new IllegalStateException("unexpected place-order reply");
         };
     }
@@ -169,6 +185,19 @@ public class OrderRepository {
             return json.readValue(raw, Order.class);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Digest of what a client reference stands for: customer, currency and the lines in SKU order. */
+    static String contentDigest(PlaceOrder command) {
+        StringBuilder content = new StringBuilder(command.customerId()).append('\u0000').append(command.currency());
+        command.items().stream().sorted(Comparator.comparing(OrderItem::sku))
+            .forEach(item -> content.append('\u0000').append(item.sku()).append(':').append(item.quantity()));
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                .digest(content.toString().getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

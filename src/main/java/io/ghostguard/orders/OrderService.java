@@ -23,13 +23,14 @@ public class OrderService {
     }
 
     /**
-     * Places an order. {@code operationKey} (may be null) and the command's client reference are natural
-     * keys: when either already names an order, the placing script returns that order and charges nothing.
+     * Places an order. {@code operation} (may be null) and the command's client reference are natural keys:
+     * when either already names an order of the same request, the placing script returns that order and
+     * charges nothing; when it names one of another request, nothing is placed and the caller is told.
      * The natural-key check lives inside the script, so it costs no extra round trip and no race.
      */
-    public Uni<Placement> place(TenantId tenant, PlaceOrder command, String operationKey) {
+    public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation) {
         return payments.authorize(command.paymentToken())
-            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operationKey, now()))
+            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, now()))
             .flatMap(outcome -> settle(tenant, outcome));
     }
 
@@ -62,6 +63,12 @@ public class OrderService {
         if (outcome instanceof OrderRepository.Outcome.InsufficientStock shortage) {
             return Uni.createFrom().failure(
                 new InsufficientStockException(shortage.sku(), shortage.requested(), shortage.available()));
+        }
+        if (outcome instanceof OrderRepository.Outcome.OperationReused) {
+            return Uni.createFrom().failure(new OperationKeyReusedException());
+        }
+        if (outcome instanceof OrderRepository.Outcome.ReferenceConflict) {
+            return Uni.createFrom().failure(new ClientReferenceConflictException());
         }
         OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
         return Uni.createFrom().failure(new CurrencyMismatchException(other.sku(), other.currency()));

@@ -11,8 +11,10 @@ import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
 import io.ghostguard.inventory.SkuNotFoundException;
+import io.ghostguard.orders.ClientReferenceConflictException;
 import io.ghostguard.orders.CurrencyMismatchException;
 import io.ghostguard.orders.InsufficientStockException;
+import io.ghostguard.orders.OperationKeyReusedException;
 import io.ghostguard.orders.OrderNotFoundException;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.payments.UnknownPaymentOrderException;
@@ -115,6 +117,20 @@ public class ProblemMapper {
             .with("sku", exception.sku())
             .with("requested", exception.requested())
             .with("available", exception.available()));
+    }
+
+    /** The operation key names an order placed by a different request, however long ago. */
+    @ServerExceptionMapper
+    public Response operationKeyReused(OperationKeyReusedException exception) {
+        return respond(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used with a "
+            + "different request; use a new key for a new request."));
+    }
+
+    /** The client reference names an order with other content. */
+    @ServerExceptionMapper
+    public Response clientReferenceConflict(ClientReferenceConflictException exception) {
+        return respond(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT, "This clientReference already names an "
+            + "order with another customer, lines or currency; use a new reference for a new order."));
     }
 
     /** The order currency differs from a SKU's price currency. */

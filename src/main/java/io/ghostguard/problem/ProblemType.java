@@ -23,6 +23,8 @@ public enum ProblemType {
     PAYMENT_DECLINED("payment-declined", "Payment declined", 402),
     /** A line asks for more than is available. */
     INSUFFICIENT_STOCK("insufficient-stock", "Insufficient stock", 409),
+    /** The client reference names an order with other content; nothing of that order is revealed. */
+    CLIENT_REFERENCE_CONFLICT("client-reference-conflict", "Client reference already used", 409),
     /** The order currency differs from a SKU's price currency. */
     CURRENCY_MISMATCH("currency-mismatch", "Currency mismatch", 422),
     /** The data store cannot answer right now; retry after {@code Retry-After}. */

@@ -3,6 +3,7 @@ package io.ghostguard.telemetry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -26,12 +27,16 @@ public class OrderMetrics {
         INSUFFICIENT_STOCK,
         /** A line is priced in another currency. */
         CURRENCY_MISMATCH,
+        /** The idempotency key names an order of another request. */
+        KEY_REUSED,
+        /** The client reference names an order with other content. */
+        CLIENT_REFERENCE_CONFLICT,
         /** The store or something unexpected failed. */
         ERROR;
 
         /** The label value. */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

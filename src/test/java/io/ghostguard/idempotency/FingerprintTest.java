@@ -21,7 +21,7 @@ class FingerprintTest {
 
     @Test
     void canonicalFormSortsNestedKeys() {
-        assertArrayEquals("{\"a\":[{\"c\":1,\"d\":2}],\"b\":null}".getBytes(StandardCharsets.UTF_8),
+        assertArrayEquals("json\u0000{\"a\":[{\"c\":1,\"d\":2}],\"b\":null}".getBytes(StandardCharsets.UTF_8),
             Fingerprint.canonical("{\"b\":null,\"a\":[{\"d\":2,\"c\":1}]}".getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -46,5 +46,14 @@ class FingerprintTest {
         assertEquals(of("not json"), of("not json"));
         assertNotEquals(of("not json"), of("not json "));
         assertEquals(of(""), Fingerprint.of("POST", "/api/v1/orders", null));
+    }
+
+    @Test
+    void bodiesTheRequestWouldRefuseNeverShareAValidBodysFingerprint() {
+        String valid = "{\"a\":1}";
+        assertNotEquals(of(valid), of(valid + " {}"), "trailing content");
+        assertNotEquals(of(valid), of(valid + " x"), "trailing garbage");
+        assertNotEquals(of(valid), of("{\"a\":2,\"a\":1}"), "duplicate keys, the last one wins elsewhere");
+        assertNotEquals(of(valid), of("{\"a\":1"), "truncated");
     }
 }

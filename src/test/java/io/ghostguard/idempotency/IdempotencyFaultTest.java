@@ -14,8 +14,10 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.orders.OperationKey;
 import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrder;
@@ -93,7 +95,8 @@ class IdempotencyFaultTest {
         String hash = IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
         // The first attempt: claimed, order committed by the domain, then the process died before storing.
         PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
-        Placement first = orders.place(new TenantId("default"), command, hash).await().indefinitely();
+        OperationKey operation = new OperationKey(hash, Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8)));
+        Placement first = orders.place(new TenantId(Tokens.TENANT), command, operation).await().indefinitely();
         String storageKey = "idem:{t:default}:" + hash;
         assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
                 Duration.ofMillis(300))

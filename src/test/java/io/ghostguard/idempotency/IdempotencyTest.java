@@ -291,4 +291,28 @@ class IdempotencyTest {
         withKey(key).post(ORDERS + "/" + second + "/cancellation").then().statusCode(422);
         given().get(ORDERS + "/" + second).then().body("status", equalTo("CONFIRMED"));
     }
+
+    @Test
+    void keyReusedForAnotherRequestAfterRetentionIsStillRefused() {
+        String sku = unique("late");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String first = orderBody("c-late", sku, 1, "tok_ok");
+        String id = withKey(key).body(first).post(ORDERS).then().statusCode(201).extract().jsonPath().getString("id");
+        // Retention over: the stored response is gone, only the order's natural key remains.
+        redis.command("DEL", storageKeyOf(key));
+
+        withKey(key).body(orderBody("c-other", sku, 3, "tok_ok")).post(ORDERS).then().statusCode(422)
+            .body("type", endsWith("/idempotency-key-reused"))
+            .body(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString(id)));
+        assertEquals(9, available(sku), "nothing placed for the other request");
+        withKey(key).body(first).post(ORDERS).then().statusCode(200).body("id", equalTo(id))
+            .body("customerId", equalTo("c-late"));
+        assertEquals(9, available(sku));
+    }
+
+    private static String storageKeyOf(String key) {
+        return "idem:{t:" + Tokens.TENANT + "}:" + IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST",
+            ORDERS, key);
+    }
 }

@@ -137,6 +137,28 @@ class OrderApiTest {
     }
 
     @Test
+    void clientReferenceReusedWithOtherContentConflictsAndRevealsNothing() {
+        String sku = unique("ref-sku");
+        stock(sku, 10, 300);
+        String reference = unique("ref");
+        String id = json().body(OrderRequest.order().customer("c-first").line(sku, 1).reference(reference).json())
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+
+        for (OrderRequest other : List.of(
+            OrderRequest.order().customer("c-second").line(sku, 1).reference(reference),
+            OrderRequest.order().customer("c-first").line(sku, 2).reference(reference))) {
+            Response conflict = json().body(other.json()).post("/api/v1/orders");
+            conflict.then().statusCode(409).contentType("application/problem+json")
+                .body("type", endsWith("/client-reference-conflict"));
+            assertTrue(!conflict.asString().contains(id) && !conflict.asString().contains("c-first"),
+                "the conflict reveals nothing of the existing order: " + conflict.asString());
+        }
+        assertEquals(9, available(sku));
+        json().body(OrderRequest.order().customer("c-first").line(sku, 1).reference(reference).token("tok_other").json())
+            .post("/api/v1/orders").then().statusCode(200).body("id", equalTo(id));
+    }
+
+    @Test
     void clientReferenceIsANaturalKey() {
         String sku = unique("book");
         stock(sku, 10, 300);

@@ -8,8 +8,11 @@ import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.idempotency.OperationContext;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
+import io.ghostguard.orders.ClientReferenceConflictException;
 import io.ghostguard.orders.CurrencyMismatchException;
 import io.ghostguard.orders.InsufficientStockException;
+import io.ghostguard.orders.OperationKey;
+import io.ghostguard.orders.OperationKeyReusedException;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
 import io.ghostguard.payments.PaymentDeclinedException;
@@ -76,9 +79,10 @@ public class OrderResource {
     @IdempotencyPolicy("place-order")
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request, UriInfo uri) {
-        String operationKey = operation.operationKey();
+        OperationKey key = operation.operationKey() == null ? null
+            : new OperationKey(operation.operationKey(), operation.fingerprint());
         return identities.current()
-            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), operationKey))
+            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key))
             .onItemOrFailure().invoke((placement, failure) -> metrics.placed(resultOf(placement, failure)))
             .map(placement -> placed(placement, uri));
     }
@@ -155,6 +159,12 @@ public class OrderResource {
         }
         if (failure instanceof CurrencyMismatchException) {
             return OrderMetrics.Result.CURRENCY_MISMATCH;
+        }
+        if (failure instanceof OperationKeyReusedException) {
+            return OrderMetrics.Result.KEY_REUSED;
+        }
+        if (failure instanceof ClientReferenceConflictException) {
+            return OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT;
         }
         return OrderMetrics.Result.ERROR;
     }
