@@ -14,6 +14,7 @@ if order.status ~= 'CONFIRMED' then return {'unchanged', raw} end
 
 for i, line in ipairs(order.lines) do
   redis.call('HINCRBY', KEYS[2 + i], 'available', line.quantity)
+  redis.call('HINCRBY', KEYS[2 + i], 'version', 1)
 end
 order.status = 'CANCELLED'
 local updated = cjson.encode(order)

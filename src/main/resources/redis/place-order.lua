@@ -9,7 +9,7 @@
 -- KEYS[5] tenant sequence      seq:{t}:orders                 (counter)
 -- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string "<orderId>\n<request digest>"; only when ARGV[7] ~= '')
 -- KEYS[7] client reference key   cref:{t}:<clientReference>   (string "<orderId>\n<content digest>"; only when ARGV[5] ~= '')
--- KEYS[8..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency), one per line
+-- KEYS[8..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency, version), one per line
 -- ARGV[1] orderId  ARGV[2] customerId  ARGV[3] currency  ARGV[4] paymentId  ARGV[5] clientReference or ''
 -- ARGV[6] createdAt (ISO-8601)  ARGV[7] request digest of the operation key, '' when none  ARGV[8] ledger entry id
 -- ARGV[9] content digest of the order (customer, lines, currency)
@@ -64,6 +64,7 @@ end
 
 for i = 1, lineCount do
   redis.call('HINCRBY', KEYS[7 + i], 'available', -lines[i].quantity)
+  redis.call('HINCRBY', KEYS[7 + i], 'version', 1)
 end
 
 local clientReference = cjson.null

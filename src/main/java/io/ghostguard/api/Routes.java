@@ -22,11 +22,16 @@ public final class Routes {
     public static final String ORDER_CANCELLATION = ORDERS + CANCELLATION;
     /** Stock of one SKU. */
     public static final String INVENTORY_ITEM = API + "/inventory/{sku}";
+    /** Relative stock changes of one SKU, below {@link #INVENTORY_ITEM}. */
+    public static final String ADJUSTMENTS = "/adjustments";
+    /** Relative stock changes of one SKU. */
+    public static final String INVENTORY_ADJUSTMENTS = INVENTORY_ITEM + ADJUSTMENTS;
     /** The ledger of one order. */
     public static final String PAYMENTS = API + "/payments";
 
     /** Every template, most specific first, so that a path matches the first template it fits. */
-    public static final List<String> ALL = List.of(ORDER_CANCELLATION, ORDER, ORDERS, INVENTORY_ITEM, PAYMENTS);
+    public static final List<String> ALL = List.of(ORDER_CANCELLATION, ORDER, ORDERS, INVENTORY_ADJUSTMENTS,
+        INVENTORY_ITEM, PAYMENTS);
 
     private Routes() {
     }

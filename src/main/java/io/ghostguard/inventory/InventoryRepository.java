@@ -1,5 +1,6 @@
 package io.ghostguard.inventory;
 
+import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
@@ -7,17 +8,27 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.hash.ReactiveHashCommands;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Stock records as Redis hashes ({@link Keyspace#INVENTORY}) with fields available, unitPrice, currency. */
+/**
+ * Stock records as Redis hashes ({@link Keyspace#INVENTORY}) with fields available, unitPrice, currency and
+ * version. Conditional replacement and adjustment run as one Lua script each; the order scripts decrement,
+ * restock and bump the version of the same hashes.
+ */
 @ApplicationScoped
 public class InventoryRepository {
 
+    private static final LuaScript SET = LuaScript.load("set-stock");
+    private static final LuaScript ADJUST = LuaScript.load("adjust-stock");
+
+    private final ReactiveRedisDataSource redis;
     private final ReactiveHashCommands<String, String, String> hashes;
     private final RedisCalls calls;
 
     public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls) {
+        this.redis = redis;
         this.hashes = redis.hash(String.class);
         this.calls = calls;
     }
@@ -28,18 +39,35 @@ public class InventoryRepository {
             .map(fields -> fields.isEmpty() ? Optional.empty() : Optional.of(fromFields(sku, fields)));
     }
 
-    /** Replaces quantity, price and currency of one SKU in one HSET. */
-    public Uni<StockItem> setStock(TenantId tenant, StockItem item) {
-        Map<String, String> fields = Map.of(
-            "available", Long.toString(item.available()),
-            "unitPrice", Long.toString(item.unitPrice()),
-            "currency", item.currency());
-        return calls.guard("inventory-write", hashes.hset(tenant.key(Keyspace.INVENTORY, item.sku()), fields))
-            .replaceWith(item);
+    /** Replaces quantity, price and currency of one SKU when the precondition holds; returns the stored record. */
+    public Uni<StockItem> setStock(TenantId tenant, StockItem item, StockPrecondition precondition) {
+        String expected = precondition.anyExisting() ? "*"
+            : precondition.version() == null ? "" : Long.toString(precondition.version());
+        List<String> args = List.of(expected, Long.toString(item.available()), Long.toString(item.unitPrice()),
+            item.currency());
+        return calls.guard("inventory-write", SET.run(redis, List.of(tenant.key(Keyspace.INVENTORY, item.sku())), args))
+            .map(reply -> switch (reply.get(0)) {
+                case "ok" -> new StockItem(item.sku(), item.available(), item.unitPrice(), item.currency(),
+                    Long.parseLong(reply.get(1)));
+                case "precondition-required" -> throw new PreconditionRequiredException(item.sku());
+                default -> throw new StaleVersionException(item.sku());
+            });
+    }
+
+    /** Changes the available quantity by {@code delta}, never below zero; returns the stored record. */
+    public Uni<StockItem> adjust(TenantId tenant, String sku, long delta) {
+        return calls.guard("inventory-adjust", ADJUST.run(redis, List.of(tenant.key(Keyspace.INVENTORY, sku)),
+                List.of(Long.toString(delta))))
+            .map(reply -> switch (reply.get(0)) {
+                case "ok" -> new StockItem(sku, Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)),
+                    reply.get(3), Long.parseLong(reply.get(4)));
+                case "missing" -> throw new SkuNotFoundException(sku);
+                default -> throw new InsufficientStockForAdjustmentException(sku, delta, Long.parseLong(reply.get(1)));
+            });
     }
 
     private static StockItem fromFields(String sku, Map<String, String> fields) {
-        return new StockItem(sku, Long.parseLong(fields.get("available")),
-            Long.parseLong(fields.get("unitPrice")), fields.get("currency"));
+        return new StockItem(sku, Long.parseLong(fields.get("available")), Long.parseLong(fields.get("unitPrice")),
+            fields.get("currency"), Long.parseLong(fields.getOrDefault("version", "0")));
     }
 }

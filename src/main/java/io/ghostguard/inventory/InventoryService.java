@@ -4,7 +4,7 @@ import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** Stock use cases: read one SKU, set its quantity and price. */
+/** Stock use cases: read one SKU, replace its quantity and price conditionally, adjust its quantity. */
 @ApplicationScoped
 public class InventoryService {
 
@@ -20,8 +20,16 @@ public class InventoryService {
             .map(found -> found.orElseThrow(() -> new SkuNotFoundException(sku)));
     }
 
-    /** Sets quantity and price; repeating the same call leaves the same state (naturally idempotent). */
-    public Uni<StockItem> setStock(TenantId tenant, StockItem item) {
-        return repository.setStock(tenant, item);
+    /**
+     * Sets quantity and price. Replacing an existing record needs the version the caller read
+     * ({@link PreconditionRequiredException}, {@link StaleVersionException}), so a stale retry cannot undo sales.
+     */
+    public Uni<StockItem> setStock(TenantId tenant, StockItem item, StockPrecondition precondition) {
+        return repository.setStock(tenant, item, precondition);
+    }
+
+    /** Adds {@code delta} (may be negative) to the available quantity, never below zero. */
+    public Uni<StockItem> adjust(TenantId tenant, String sku, long delta) {
+        return repository.adjust(tenant, sku, delta);
     }
 }

@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
+import io.ghostguard.inventory.InsufficientStockForAdjustmentException;
+import io.ghostguard.inventory.PreconditionRequiredException;
 import io.ghostguard.inventory.SkuNotFoundException;
+import io.ghostguard.inventory.StaleVersionException;
 import io.ghostguard.orders.ClientReferenceConflictException;
 import io.ghostguard.orders.CurrencyMismatchException;
 import io.ghostguard.orders.InsufficientStockException;
@@ -131,6 +134,30 @@ public class ProblemMapper {
     public Response clientReferenceConflict(ClientReferenceConflictException exception) {
         return respond(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT, "This clientReference already names an "
             + "order with another customer, lines or currency; use a new reference for a new order."));
+    }
+
+    /** An existing stock record was to be replaced without If-Match. */
+    @ServerExceptionMapper
+    public Response preconditionRequired(PreconditionRequiredException exception) {
+        return respond(Problem.of(ProblemType.PRECONDITION_REQUIRED, "This SKU has stock already: send If-Match with "
+            + "the ETag of your last read (GET), or If-Match: * to replace whatever is there."));
+    }
+
+    /** The stock record changed since the caller read it. */
+    @ServerExceptionMapper
+    public Response staleVersion(StaleVersionException exception) {
+        return respond(Problem.of(ProblemType.PRECONDITION_FAILED, "The stock changed since your read (another "
+            + "write or a sale); read it again (GET) and decide with the current values."));
+    }
+
+    /** An adjustment would take stock below zero. */
+    @ServerExceptionMapper
+    public Response insufficientForAdjustment(InsufficientStockForAdjustmentException exception) {
+        return respond(Problem.of(ProblemType.INSUFFICIENT_STOCK,
+                "SKU " + exception.sku() + " has " + exception.available() + " available; a change of "
+                    + exception.delta() + " would go below zero.")
+            .with("sku", exception.sku())
+            .with("available", exception.available()));
     }
 
     /** The order currency differs from a SKU's price currency. */

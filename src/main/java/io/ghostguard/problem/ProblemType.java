@@ -19,6 +19,10 @@ public enum ProblemType {
     PAYLOAD_TOO_LARGE("payload-too-large", "Request body too large", 413),
     /** The body is not {@code application/json}. */
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    /** Replacing an existing resource needs If-Match with the ETag the caller read. */
+    PRECONDITION_REQUIRED("precondition-required", "If-Match required", 428),
+    /** The resource changed since the caller read it (its ETag no longer matches). */
+    PRECONDITION_FAILED("precondition-failed", "Resource changed", 412),
     /** The payment provider declined the token. */
     PAYMENT_DECLINED("payment-declined", "Payment declined", 402),
     /** A line asks for more than is available. */

@@ -80,9 +80,9 @@ public final class Api {
         return responses;
     }
 
-    /** Sets stock and price of a SKU in EUR. */
+    /** Sets stock and price of a SKU in EUR, whatever was there (If-Match: *). */
     public static void stock(String sku, long available, long unitPrice) {
-        given().contentType(ContentType.JSON)
+        given().contentType(ContentType.JSON).header("If-Match", "*")
             .body(Map.of("available", available, "unitPrice", unitPrice, "currency", "EUR"))
             .put("/api/v1/inventory/" + sku)
             .then().statusCode(200);

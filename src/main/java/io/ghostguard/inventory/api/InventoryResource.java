@@ -2,8 +2,10 @@ package io.ghostguard.inventory.api;
 
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
+import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.inventory.InventoryService;
 import io.ghostguard.inventory.StockItem;
+import io.ghostguard.inventory.StockPrecondition;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
@@ -13,16 +15,28 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Stock check and stock setting; PUT is naturally idempotent, so it needs no Idempotency-Key. */
+/**
+ * Stock: read one SKU (with its version as a strong ETag), replace it conditionally (If-Match), and change it
+ * relatively under an Idempotency-Key.
+ */
 @Path(Routes.INVENTORY_ITEM)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Inventory")
@@ -38,31 +52,90 @@ public class InventoryResource {
 
     /** Current stock and price of one SKU. */
     @GET
-    @Operation(summary = "Check stock of one SKU")
+    @Operation(summary = "Check stock of one SKU", description = "The ETag header carries the record's version; "
+        + "send it back as If-Match to replace the record.")
     @RolesAllowed(Scopes.ORDERS_READ)
-    @APIResponse(responseCode = "200", description = "Stock of the SKU")
+    @APIResponse(responseCode = "200", description = "Stock of the SKU", content = @Content(
+        mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
+        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stock record (strong)"))
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
-    public Uni<StockResponse> stock(
+    public Uni<Response> stock(
         @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku) {
         return identities.current()
             .flatMap(actor -> inventory.stock(actor.tenant(), sku))
-            .map(StockResponse::from);
+            .map(InventoryResource::tagged);
     }
 
-    /** Sets quantity and price of one SKU. */
+    /** Sets quantity and price of one SKU, conditionally. */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
-    @Operation(summary = "Set stock and price of one SKU", description = "Naturally idempotent: repeating it "
-        + "leaves the same state, so no Idempotency-Key is required.")
-    @APIResponse(responseCode = "200", description = "The stored stock")
+    @Operation(summary = "Set stock and price of one SKU", description = "Creates the record, or replaces it when "
+        + "If-Match names its current ETag (or is *): a retried or stale PUT can never put back stock sold in "
+        + "between. Use adjustments for relative changes.")
+    @APIResponse(responseCode = "200", description = "The stored stock", content = @Content(
+        mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
+        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)"))
     @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
-    public Uni<StockResponse> setStock(
+    @APIResponse(responseCode = "412", description = "The record changed since it was read (problem type "
+        + "precondition-failed)")
+    @APIResponse(responseCode = "428", description = "The record exists and If-Match is missing (problem type "
+        + "precondition-required)")
+    public Uni<Response> setStock(
         @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
+        @Parameter(description = "ETag of the caller's last read, or * to replace any existing record")
+        @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
         @Valid @NotNull SetStockRequest request) {
+        StockPrecondition precondition = precondition(ifMatch);
         return identities.current()
             .flatMap(actor -> inventory.setStock(actor.tenant(),
-                new StockItem(sku, request.available(), request.unitPrice(), request.currency())))
-            .map(StockResponse::from);
+                new StockItem(sku, request.available(), request.unitPrice(), request.currency(), 0), precondition))
+            .map(InventoryResource::tagged);
+    }
+
+    /** Changes the available quantity of one SKU by a delta. */
+    @POST
+    @Path(Routes.ADJUSTMENTS)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Scopes.INVENTORY_WRITE)
+    @IdempotencyPolicy("adjust-stock")
+    @Operation(summary = "Adjust stock of one SKU", description = "Adds delta to the available quantity (negative "
+        + "removes), never below zero. Idempotent by key: a retried adjustment is applied once.")
+    @APIResponse(responseCode = "200", description = "The stock after the change", content = @Content(
+        mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
+        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)"))
+    @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
+    @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
+    @APIResponse(responseCode = "409", description = "The change would go below zero (problem type "
+        + "insufficient-stock)")
+    public Uni<Response> adjust(
+        @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
+        @Valid @NotNull AdjustStockRequest request) {
+        return identities.current()
+            .flatMap(actor -> inventory.adjust(actor.tenant(), sku, request.delta()))
+            .map(InventoryResource::tagged);
+    }
+
+    /** Reads If-Match: absent, {@code *}, or one strong ETag; a weak or malformed tag can never match. */
+    static StockPrecondition precondition(String ifMatch) {
+        if (ifMatch == null || ifMatch.isBlank()) {
+            return StockPrecondition.NONE;
+        }
+        String value = ifMatch.strip();
+        if ("*".equals(value)) {
+            return StockPrecondition.ANY;
+        }
+        if (value.length() > 2 && value.startsWith("\"") && value.endsWith("\"")) {
+            try {
+                return StockPrecondition.version(Long.parseLong(value.substring(1, value.length() - 1)));
+            } catch (NumberFormatException notOurs) {
+                return StockPrecondition.version(-1);
+            }
+        }
+        return StockPrecondition.version(-1);
+    }
+
+    private static Response tagged(StockItem item) {
+        return Response.ok(StockResponse.from(item)).tag(new EntityTag(Long.toString(item.version()))).build();
     }
 }
