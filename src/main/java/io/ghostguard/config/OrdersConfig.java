@@ -14,6 +14,9 @@ public interface OrdersConfig {
     /** Redis access settings shared by every repository and store. */
     RedisConfig redis();
 
+    /** How the service names itself to callers. */
+    HttpConfig http();
+
     /** Listing settings. */
     PagingConfig paging();
 
@@ -41,6 +44,15 @@ public interface OrdersConfig {
             + "Perplexity-User,PerplexityBot,MistralAI-User,Gemini-Deep-Research,Google-Agent,DuckAssistBot,"
             + "Meta-ExternalFetcher,Meta-ExternalAgent,cohere-ai,YouBot,Devin,Manus,Operator")
         List<String> agentUserAgents();
+    }
+
+    /** Links the service hands out. */
+    interface HttpConfig {
+        /**
+         * Public base URL of the API (for example {@code https://orders.example.com}); Location headers are
+         * absolute under it. Empty (the default): Location headers are relative to the service root.
+         */
+        Optional<String> publicBaseUrl();
     }
 
     /** Limits on every Redis round trip. */

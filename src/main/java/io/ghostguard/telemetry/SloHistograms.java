@@ -7,12 +7,18 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * Histogram buckets for the API routes, so latency SLOs (300 ms on POST /orders) can be computed in
- * Prometheus, and for idempotency store calls. Fixed, short lists of buckets keep series counts bounded.
+ * Prometheus, and for idempotency store calls; and the bound on the HTTP method label. Fixed, short lists of
+ * buckets and label values keep series counts bounded.
  */
 public class SloHistograms {
+
+    /** The HTTP methods that may appear as a {@code method} label value. */
+    static final Set<String> STANDARD_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS",
+        "TRACE", "CONNECT");
 
     /** Bucket bounds; 300 ms is the POST /orders SLO threshold. */
     static final Duration[] BUCKETS = {Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
@@ -44,6 +50,16 @@ public class SloHistograms {
                 return config;
             }
         };
+    }
+
+    /**
+     * Folds HTTP methods outside the standard set into {@code OTHER} on every meter, so that made-up methods
+     * cannot grow the {@code method} label of {@code http_server_requests_seconds}.
+     */
+    @Produces
+    @Singleton
+    public MeterFilter boundedMethods() {
+        return MeterFilter.replaceTagValues("method", method -> STANDARD_METHODS.contains(method) ? method : "OTHER");
     }
 
     private static double[] toNanos(Duration[] bounds) {

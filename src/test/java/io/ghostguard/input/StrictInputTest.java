@@ -188,6 +188,10 @@ class StrictInputTest {
     void badQueryParametersAreNamed() {
         given().queryParam("limit", 0).get("/api/v1/orders").then().statusCode(400)
             .body("violations.field", hasItem("limit"));
+        for (String limit : new String[] {"abc", "101", "-1", "2.5", "1e2"}) {
+            given().queryParam("limit", limit).get("/api/v1/orders").then().statusCode(400)
+                .contentType("application/problem+json").body("violations.field", hasItem("limit"));
+        }
         given().get("/api/v1/payments").then().statusCode(400).body("violations.field", hasItem("orderId"));
         given().get("/api/v1/inventory/bad:sku").then().statusCode(400).body("violations.field", hasItem("sku"));
     }

@@ -111,6 +111,17 @@ class TelemetryTest {
     }
 
     @Test
+    void madeUpHttpMethodsFoldIntoOneLabel() {
+        for (int i = 0; i < 25; i++) {
+            given().request("X" + Long.toHexString(System.nanoTime()), "/api/v1/orders");
+        }
+        Set<String> methods = metrics().labelValues("http_server_requests_seconds_count"::equals, "method");
+        assertTrue(Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "OTHER")
+            .containsAll(methods), "methods: " + methods);
+        assertTrue(methods.contains("OTHER"), "methods: " + methods);
+    }
+
+    @Test
     void redisPoolMetricsFollowTheClientInUse() {
         io.ghostguard.support.Api.management().get("/q/health/ready").then().statusCode(200);
         PrometheusText metrics = metrics();

@@ -1,6 +1,7 @@
 package io.ghostguard.orders.api;
 
 import io.ghostguard.api.PageResponse;
+import io.ghostguard.api.Links;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
 import io.ghostguard.config.OrdersConfig;
@@ -23,8 +24,6 @@ import io.ghostguard.telemetry.SpanAttributes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
@@ -36,9 +35,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.HttpHeaders;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -48,14 +50,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Orders")
 public class OrderResource {
 
+    private static final String LIMIT_MESSAGE = "must be an integer from 1 to 100";
+
     private final OrderService orders;
     private final IdentityResolver identities;
     private final OrdersConfig config;
     private final OperationContext operation;
     private final OrderMetrics metrics;
+    private final Links links;
 
     public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config,
-                         OperationContext operation, OrderMetrics metrics) {
+                         OperationContext operation, OrderMetrics metrics, Links links) {
+        this.links = links;
         this.orders = orders;
         this.identities = identities;
         this.config = config;
@@ -78,13 +84,13 @@ public class OrderResource {
     @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency")
     @IdempotencyPolicy("place-order")
     @RolesAllowed(Scopes.ORDERS_WRITE)
-    public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request, UriInfo uri) {
+    public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
         OperationKey key = operation.operationKey() == null ? null
             : new OperationKey(operation.operationKey(), operation.fingerprint());
         return identities.current()
             .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key))
             .onItemOrFailure().invoke((placement, failure) -> metrics.placed(resultOf(placement, failure)))
-            .map(placement -> placed(placement, uri));
+            .map(this::placed);
     }
 
     /** One order of the caller's tenant. */
@@ -111,7 +117,9 @@ public class OrderResource {
     public Uni<PageResponse<OrderResponse>> list(
         @QueryParam("customerId") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
         String customerId,
-        @QueryParam("limit") @Min(1) @Max(100) Integer limit,
+        @Parameter(description = "Page size, 1 to 100 (default 20)", schema = @Schema(type = SchemaType.INTEGER,
+            minimum = "1", maximum = "100"))
+        @QueryParam("limit") @Pattern(regexp = "[0-9]{1,3}", message = LIMIT_MESSAGE) String limit,
         @QueryParam("cursor") @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
         Long position = null;
@@ -122,7 +130,10 @@ public class OrderResource {
                     new Violation("cursor", "must be a cursor from nextCursor", "Cursor")));
             }
         }
-        int size = Math.min(limit == null ? config.paging().defaultLimit() : limit, config.paging().maxLimit());
+        int size = limit == null ? config.paging().defaultLimit() : Integer.parseInt(limit);
+        if (size < 1 || size > config.paging().maxLimit()) {
+            throw new InvalidInputException(List.of(new Violation("limit", LIMIT_MESSAGE, "Range")));
+        }
         Long before = position;
         return identities.current()
             .flatMap(actor -> orders.list(actor.tenant(), customerId, before, size))
@@ -169,12 +180,12 @@ public class OrderResource {
         return OrderMetrics.Result.ERROR;
     }
 
-    private static Response placed(Placement placement, UriInfo uri) {
+    private Response placed(Placement placement) {
         SpanAttributes.orderId(placement.order().id());
         Response.ResponseBuilder response = placement.created() ? Response.status(Response.Status.CREATED)
             : Response.ok();
         return response
-            .location(uri.getBaseUriBuilder().path(Routes.ORDERS).path(placement.order().id()).build())
+            .header(HttpHeaders.LOCATION, links.order(placement.order().id()))
             .entity(OrderResponse.from(placement.order()))
             .build();
     }
