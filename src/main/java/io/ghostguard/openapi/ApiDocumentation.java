@@ -2,18 +2,22 @@ package io.ghostguard.openapi;
 
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemType;
+import java.util.List;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
-import java.util.List;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 
 /**
- * Completes the generated OpenAPI document with what the annotations cannot say once: the idempotency
- * contract of every enforced operation and the RFC 9457 problem document behind every error response.
+ * Completes the generated OpenAPI document with what the annotations cannot say once: the idempotency contract
+ * of every enforced operation, the answers every operation can give (authentication, content negotiation, an
+ * unavailable store, an unexpected failure), and the RFC 9457 problem document behind every error response.
  */
 public class ApiDocumentation implements OASFilter {
 
@@ -25,6 +29,7 @@ public class ApiDocumentation implements OASFilter {
             if (IdempotencyKey.ENFORCED_METHODS.contains(method.name())) {
                 IdempotencyDocumentation.document(operation);
             }
+            everyOperation(operation);
             problemContent(operation);
         });
         return pathItem;
@@ -38,30 +43,82 @@ public class ApiDocumentation implements OASFilter {
         Components components = openAPI.getComponents();
         Schema violation = OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
             .description("One offending input field.")
-            .addProperty("field", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
-                .description("JSON path of the field, for example items[0].quantity"))
-            .addProperty("message", OASFactory.createSchema().addType(Schema.SchemaType.STRING));
+            .addProperty("field", text("JSON path of the field, for example items[0].quantity", 200))
+            .addProperty("message", text("What is wrong with it.", 500));
         components.addSchema("Problem", OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
-            .description("RFC 9457 problem document; type URIs are listed in the README.")
-            .addProperty("type", OASFactory.createSchema().addType(Schema.SchemaType.STRING).format("uri")
-                .examples(List.of("https://ghostguard.io/problems/insufficient-stock")))
-            .addProperty("title", OASFactory.createSchema().addType(Schema.SchemaType.STRING))
-            .addProperty("status", OASFactory.createSchema().addType(Schema.SchemaType.INTEGER))
-            .addProperty("detail", OASFactory.createSchema().addType(Schema.SchemaType.STRING))
-            .addProperty("violations", OASFactory.createSchema().addType(Schema.SchemaType.ARRAY).items(violation))
+            .description("RFC 9457 problem document; type URIs are listed in the README. Some types add members "
+                + "(sku, requested, available, priceCurrency, incident).")
+            .addProperty("type", text("Problem type URI.", 200).format("uri")
+                .examples(List.of(ProblemType.INSUFFICIENT_STOCK.uri().toString())))
+            .addProperty("title", text("Short summary of the type.", 200))
+            .addProperty("status", integer("HTTP status.", 100, 599))
+            .addProperty("detail", text("What happened and what to do.", 1000))
+            .addProperty("violations", OASFactory.createSchema().addType(Schema.SchemaType.ARRAY).maxItems(100)
+                .items(violation))
             .additionalPropertiesBoolean(Boolean.TRUE)
             .addRequired("type").addRequired("title").addRequired("status"));
     }
 
-    private static void problemContent(Operation operation) {
-        if (operation.getResponses() == null) {
-            return;
+    /** Answers any operation can give, whatever its resource does. */
+    private static void everyOperation(Operation operation) {
+        add(operation, "400", "Invalid parameters or body (problem type invalid-request)");
+        APIResponse unauthorized = add(operation, "401", "No valid bearer token (problem type unauthorized)");
+        unauthorized.addHeader("WWW-Authenticate", OASFactory.createHeader()
+            .description("Bearer challenge naming the protected-resource metadata.")
+            .schema(text(null, 1000)));
+        add(operation, "403", "The token lacks the scope or the tenant (problem types forbidden, tenant-missing)");
+        add(operation, "406", "The client accepts no JSON (problem type not-acceptable)");
+        add(operation, "500", "Unexpected failure; the document carries an incident id (problem type internal-error)");
+        APIResponse unavailable = add(operation, "503", "The data store did not answer in time (problem type "
+            + "store-unavailable)");
+        retryAfter(unavailable);
+        if (operation.getRequestBody() != null) {
+            add(operation, "413", "Body too large (problem type payload-too-large)");
+            add(operation, "415", "Body is not JSON (problem type unsupported-media-type)");
         }
+    }
+
+    /** Adds a response unless the operation documents that status already; returns the response. */
+    static APIResponse add(Operation operation, String status, String description) {
+        APIResponse existing = operation.getResponses().getAPIResponse(status);
+        if (existing != null) {
+            return existing;
+        }
+        APIResponse response = OASFactory.createAPIResponse().description(description);
+        operation.getResponses().addAPIResponse(status, response);
+        return response;
+    }
+
+    /** Documents the Retry-After header on a response. */
+    static void retryAfter(APIResponse response) {
+        if (response.getHeaders() == null || !response.getHeaders().containsKey("Retry-After")) {
+            response.addHeader("Retry-After", OASFactory.createHeader().description("Seconds to wait before retrying.")
+                .schema(integer(null, 0, 86_400)));
+        }
+    }
+
+    static Schema text(String description, int maxLength) {
+        Schema schema = OASFactory.createSchema().addType(Schema.SchemaType.STRING).maxLength(maxLength);
+        return description == null ? schema : schema.description(description);
+    }
+
+    static Schema integer(String description, long minimum, long maximum) {
+        Schema schema = OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int32")
+            .minimum(java.math.BigDecimal.valueOf(minimum)).maximum(java.math.BigDecimal.valueOf(maximum));
+        return description == null ? schema : schema.description(description);
+    }
+
+    private static void problemContent(Operation operation) {
         operation.getResponses().getAPIResponses().forEach((status, response) -> {
             if (status.startsWith("4") || status.startsWith("5")) {
                 response.content(OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE,
                     OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM_REF))));
             }
         });
+    }
+
+    /** A header schema of a bounded string. */
+    static Header stringHeader(String description, int maxLength) {
+        return OASFactory.createHeader().description(description).schema(text(null, maxLength));
     }
 }

@@ -32,10 +32,11 @@ final class IdempotencyDocumentation {
         operation.addParameter(OASFactory.createParameter()
             .name(IdempotencyKey.ALIAS).in(Parameter.In.HEADER).required(false)
             .description("Alias of Idempotency-Key; when both are sent they must be equal.")
-            .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+            .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING).minLength(1)
+                .maxLength(IdempotencyKey.MAX_LENGTH)));
         Header replayed = OASFactory.createHeader()
             .description("true when this response is a stored result replayed for a retried key.")
-            .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING).addEnumeration("true"));
+            .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING).maxLength(4).addEnumeration("true"));
         operation.getResponses().getAPIResponses().values().forEach(response -> {
             if (response.getHeaders() == null || !response.getHeaders().containsKey(IdempotencyFilters.REPLAYED_HEADER)) {
                 response.addHeader(IdempotencyFilters.REPLAYED_HEADER, replayed);
@@ -56,13 +57,15 @@ final class IdempotencyDocumentation {
         APIResponse existing = operation.getResponses().getAPIResponse(status);
         if (existing != null) {
             existing.description(existing.getDescription() + "; " + text);
+            if ("409".equals(status) || "503".equals(status)) {
+                ApiDocumentation.retryAfter(existing);
+            }
             return;
         }
         APIResponse response = OASFactory.createAPIResponse().description(text.toString());
-        if ("409".equals(status) || "503".equals(status)) {
-            response.addHeader("Retry-After", OASFactory.createHeader().description("Seconds to wait before retrying.")
-                .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)));
-        }
         operation.getResponses().addAPIResponse(status, response);
+        if ("409".equals(status) || "503".equals(status)) {
+            ApiDocumentation.retryAfter(response);
+        }
     }
 }

@@ -13,6 +13,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -26,6 +27,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -52,15 +54,18 @@ public class InventoryResource {
 
     /** Current stock and price of one SKU. */
     @GET
-    @Operation(summary = "Check stock of one SKU", description = "The ETag header carries the record's version; "
+    @Operation(operationId = "getStock",
+        summary = "Check stock of one SKU", description = "The ETag header carries the record's version; "
         + "send it back as If-Match to replace the record.")
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Stock of the SKU", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
-        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stock record (strong)"))
+        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stock record (strong)",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 22)))
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
     public Uni<Response> stock(
-        @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku) {
+        @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku) {
         return identities.current()
             .flatMap(actor -> inventory.stock(actor.tenant(), sku))
             .map(InventoryResource::tagged);
@@ -70,20 +75,24 @@ public class InventoryResource {
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
-    @Operation(summary = "Set stock and price of one SKU", description = "Creates the record, or replaces it when "
+    @Operation(operationId = "setStock",
+        summary = "Set stock and price of one SKU", description = "Creates the record, or replaces it when "
         + "If-Match names its current ETag (or is *): a retried or stale PUT can never put back stock sold in "
         + "between. Use adjustments for relative changes.")
     @APIResponse(responseCode = "200", description = "The stored stock", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
-        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)"))
+        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 22)))
     @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
     @APIResponse(responseCode = "412", description = "The record changed since it was read (problem type "
         + "precondition-failed)")
     @APIResponse(responseCode = "428", description = "The record exists and If-Match is missing (problem type "
         + "precondition-required)")
     public Uni<Response> setStock(
-        @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
-        @Parameter(description = "ETag of the caller's last read, or * to replace any existing record")
+        @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
+        @Parameter(description = "ETag of the caller's last read, or * to replace any existing record",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 100))
         @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
         @Valid @NotNull SetStockRequest request) {
         StockPrecondition precondition = precondition(ifMatch);
@@ -99,17 +108,20 @@ public class InventoryResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
     @IdempotencyPolicy("adjust-stock")
-    @Operation(summary = "Adjust stock of one SKU", description = "Adds delta to the available quantity (negative "
+    @Operation(operationId = "adjustStock",
+        summary = "Adjust stock of one SKU", description = "Adds delta to the available quantity (negative "
         + "removes), never below zero. Idempotent by key: a retried adjustment is applied once.")
     @APIResponse(responseCode = "200", description = "The stock after the change", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
-        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)"))
+        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 22)))
     @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
     @APIResponse(responseCode = "409", description = "The change would go below zero (problem type "
         + "insufficient-stock)")
     public Uni<Response> adjust(
-        @PathParam("sku") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
+        @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
         @Valid @NotNull AdjustStockRequest request) {
         return identities.current()
             .flatMap(actor -> inventory.adjust(actor.tenant(), sku, request.delta()))

@@ -13,6 +13,7 @@ public record SetStockRequest(
     @NotNull @Min(0) @Max(1_000_000_000L) Long available,
     @Schema(description = "Price of one unit in the currency's minor unit.", examples = "1999")
     @NotNull @Min(0) @Max(1_000_000_000L) Long unitPrice,
-    @Schema(description = "ISO 4217 currency code.", examples = "EUR")
+    @Schema(description = "ISO 4217 currency code.", examples = "EUR",
+        maxLength = 3)
     @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be an ISO 4217 code such as EUR") String currency) {
 }

@@ -26,6 +26,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -39,6 +40,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -72,16 +75,26 @@ public class OrderResource {
     /** Places and pays an order in one atomic step. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Place an order", description = "Checks and reserves stock of every line, writes the "
+    @Operation(operationId = "placeOrder",
+        summary = "Place an order", description = "Checks and reserves stock of every line, writes the "
         + "order and charges the payment, all or nothing.")
-    @APIResponse(responseCode = "201", description = "Order placed; Location names it")
-    @APIResponse(responseCode = "200", description = "A natural key (clientReference) already names this order")
+    @APIResponse(responseCode = "201", description = "Order placed; Location names it", content = @Content(
+        mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderResponse.class)),
+        headers = @Header(name = HttpHeaders.LOCATION, description = "The order's URL",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 2048, format = "uri-reference")))
+    @APIResponse(responseCode = "200", description = "A natural key (the same Idempotency-Key or clientReference "
+        + "with the same content) already names this order", content = @Content(
+        mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderResponse.class)),
+        headers = @Header(name = HttpHeaders.LOCATION, description = "The order's URL",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 2048, format = "uri-reference")))
+    @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency (problem type "
+        + "currency-mismatch)")
     @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
     @APIResponse(responseCode = "402", description = "Payment declined (problem type payment-declined)")
-    @APIResponse(responseCode = "409", description = "Insufficient stock (problem type insufficient-stock)")
+    @APIResponse(responseCode = "409", description = "Insufficient stock (problem type insufficient-stock), or the "
+        + "clientReference names another order (problem type client-reference-conflict)")
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
-    @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency")
     @IdempotencyPolicy("place-order")
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
@@ -96,12 +109,14 @@ public class OrderResource {
     /** One order of the caller's tenant. */
     @GET
     @Path(Routes.ONE_ORDER)
-    @Operation(summary = "Read one order")
+    @Operation(operationId = "getOrder",
+        summary = "Read one order", description = "One order of the caller's tenant; another tenant's order is not found.")
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "The order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     public Uni<OrderResponse> order(
-        @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
+        @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
         SpanAttributes.orderId(id);
         return identities.current()
             .flatMap(actor -> orders.order(actor.tenant(), id))
@@ -110,17 +125,21 @@ public class OrderResource {
 
     /** Orders newest first, optionally of one customer, with cursor paging. */
     @GET
-    @Operation(summary = "List orders, newest first")
+    @Operation(operationId = "listOrders",
+        summary = "List orders, newest first", description = "Cursor paging: pass nextCursor of one page as cursor to "
+            + "get the next.")
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "One page; nextCursor is null on the last page")
     @APIResponse(responseCode = "400", description = "Invalid limit or cursor (problem type invalid-request)")
     public Uni<PageResponse<OrderResponse>> list(
-        @QueryParam("customerId") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
+        @QueryParam("customerId") @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
         String customerId,
         @Parameter(description = "Page size, 1 to 100 (default 20)", schema = @Schema(type = SchemaType.INTEGER,
-            minimum = "1", maximum = "100"))
+            format = "int32", minimum = "1", maximum = "100"))
         @QueryParam("limit") @Pattern(regexp = "[0-9]{1,3}", message = LIMIT_MESSAGE) String limit,
-        @QueryParam("cursor") @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
+        @QueryParam("cursor") @Size(max = 64)
+            @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
         Long position = null;
         if (cursor != null) {
@@ -144,14 +163,16 @@ public class OrderResource {
     /** Cancels an order: restock and refund once; cancelling again returns the same order. */
     @POST
     @Path(Routes.CANCELLATION)
-    @Operation(summary = "Cancel an order", description = "Restocks every line and refunds the charge. "
+    @Operation(operationId = "cancelOrder",
+        summary = "Cancel an order", description = "Restocks every line and refunds the charge. "
         + "Cancelling a cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     @IdempotencyPolicy("cancel-order")
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<OrderResponse> cancel(
-        @PathParam("id") @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
+        @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
         SpanAttributes.orderId(id);
         return identities.current()
             .flatMap(actor -> orders.cancel(actor.tenant(), id))

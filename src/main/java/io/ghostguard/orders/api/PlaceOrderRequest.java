@@ -21,24 +21,28 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "PlaceOrderRequest", description = "An order to place and pay in one step.")
 public record PlaceOrderRequest(
     @Schema(description = "The customer placing the order.", examples = "cust-42")
-    @NotNull @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String customerId,
+    @NotNull @Size(max = Patterns.IDENTIFIER_MAX)
+        @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String customerId,
     @Schema(description = "Lines to order; each SKU at most once.")
     @NotNull @Size(min = 1, max = 50) List<@NotNull @Valid Item> items,
-    @Schema(description = "ISO 4217 currency code; every SKU must be priced in it.", examples = "EUR")
+    @Schema(description = "ISO 4217 currency code; every SKU must be priced in it.", examples = "EUR",
+        maxLength = 3)
     @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be an ISO 4217 code such as EUR") String currency,
     @Schema(description = "Payment token; tok_declined is always declined in the test provider.",
         examples = "tok_ok")
-    @NotNull @Pattern(regexp = "tok_[A-Za-z0-9_]{1,60}", message = "must be a payment token such as tok_ok")
+    @NotNull @Size(max = 64) @Pattern(regexp = "tok_[A-Za-z0-9_]{1,60}", message = "must be a payment token such as tok_ok")
     String paymentToken,
     @Schema(description = "Optional reference of the caller, unique per tenant: a second order with the same "
         + "reference returns the first one.", examples = "cart-7f3a")
-    @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String clientReference) {
+    @Size(max = Patterns.IDENTIFIER_MAX)
+        @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String clientReference) {
 
     /** One requested line. */
     @Schema(name = "PlaceOrderItem")
     public record Item(
         @Schema(description = "Stock keeping unit.", examples = "sku-red-mug")
-        @NotNull @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
+        @NotNull @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
         @Schema(description = "Units wanted, 1 to 1000.", examples = "2")
         @NotNull @Min(1) @Max(1000) Integer quantity) {
     }

@@ -10,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -35,12 +36,15 @@ public class PaymentResource {
 
     /** Every ledger entry of one order, oldest first; one page, so {@code nextCursor} is always null. */
     @GET
-    @Operation(summary = "Ledger entries of one order")
+    @Operation(operationId = "listPayments",
+        summary = "Ledger entries of one order", description = "The CHARGE of a confirmed order and the REFUND of its "
+            + "cancellation, oldest first.")
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Entries, oldest first")
     @APIResponse(responseCode = "404", description = "The tenant has no such order (problem type not-found)")
     public Uni<PageResponse<LedgerEntryResponse>> entries(
-        @QueryParam("orderId") @NotNull @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
+        @QueryParam("orderId") @NotNull @Size(max = Patterns.IDENTIFIER_MAX)
+            @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
         String orderId) {
         return identities.current()
             .flatMap(actor -> ledger.entriesOf(actor.tenant(), orderId))

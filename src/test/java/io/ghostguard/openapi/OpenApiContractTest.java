@@ -1,0 +1,101 @@
+package io.ghostguard.openapi;
+
+import static io.ghostguard.support.Api.anonymous;
+import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.given;
+import static io.ghostguard.support.Api.unique;
+
+import com.atlassian.oai.validator.OpenApiInteractionValidator;
+import com.atlassian.oai.validator.report.LevelResolver;
+import com.atlassian.oai.validator.report.ValidationReport;
+import com.atlassian.oai.validator.restassured.OpenApiValidationFilter;
+import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.Tokens;
+import io.ghostguard.security.Scopes;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.specification.RequestSpecification;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The OpenAPI document tells the truth: real responses of every operation, success and refusal alike, are
+ * validated against the document the service serves (status documented for the operation, headers, body).
+ */
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+class OpenApiContractTest {
+
+    private OpenApiValidationFilter contract;
+
+    @BeforeEach
+    void loadTheServedDocument() {
+        String document = RestAssured.given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+            .extract().asString();
+        contract = new OpenApiValidationFilter(OpenApiInteractionValidator.createForInlineApiSpecification(document)
+            .withLevelResolver(LevelResolver.create()
+                // Requests are checked by the service itself (and by the tests that send bad ones on purpose);
+                // this test is about responses.
+                .withLevel("validation.request", ValidationReport.Level.IGNORE)
+                .build())
+            .build());
+    }
+
+    private RequestSpecification json() {
+        return given().filter(contract).contentType("application/json");
+    }
+
+    @Test
+    void everyOperationAnswersAsDocumented() {
+        String sku = unique("contract");
+        json().header("If-Match", "*").body(Map.of("available", 5, "unitPrice", 250, "currency", "EUR"))
+            .put("/api/v1/inventory/" + sku).then().statusCode(200);
+        json().get("/api/v1/inventory/" + sku).then().statusCode(200);
+        json().header("Idempotency-Key", unique("k")).body(Map.of("delta", 2, "reason", "count"))
+            .post("/api/v1/inventory/" + sku + "/adjustments").then().statusCode(200);
+
+        String key = unique("k");
+        String body = OrderRequest.order().line(sku, 1).reference(unique("ref")).json();
+        String id = json().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then().statusCode(201)
+            .extract().jsonPath().getString("id");
+        json().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then().statusCode(201);
+        json().header("Idempotency-Key", unique("k")).body(body).post("/api/v1/orders").then().statusCode(200);
+        json().get("/api/v1/orders/" + id).then().statusCode(200);
+        json().queryParam("limit", 1).get("/api/v1/orders").then().statusCode(200);
+        json().queryParam("orderId", id).get("/api/v1/payments").then().statusCode(200);
+        json().header("Idempotency-Key", unique("k")).post("/api/v1/orders/" + id + "/cancellation").then()
+            .statusCode(200);
+    }
+
+    @Test
+    void refusalsAnswerAsDocumented() {
+        String sku = unique("refuse");
+        json().header("If-Match", "*").body(Map.of("available", 1, "unitPrice", 250, "currency", "EUR"))
+            .put("/api/v1/inventory/" + sku).then().statusCode(200);
+        json().body(Map.of("available", 1, "unitPrice", 250, "currency", "EUR")).put("/api/v1/inventory/" + sku)
+            .then().statusCode(428);
+        json().header("If-Match", "\"999\"").body(Map.of("available", 1, "unitPrice", 250, "currency", "EUR"))
+            .put("/api/v1/inventory/" + sku).then().statusCode(412);
+        json().header("Idempotency-Key", unique("k")).body(OrderRequest.order().line(sku, 5).json())
+            .post("/api/v1/orders").then().statusCode(409);
+        json().header("Idempotency-Key", unique("k")).body(OrderRequest.order().line(sku, 1).token("tok_declined")
+            .json()).post("/api/v1/orders").then().statusCode(402);
+        json().header("Idempotency-Key", unique("k")).body(OrderRequest.order().line(sku, 1).currency("USD").json())
+            .post("/api/v1/orders").then().statusCode(422);
+        json().body(OrderRequest.order().line(sku, 1).json()).post("/api/v1/orders").then().statusCode(400);
+        json().header("Idempotency-Key", unique("k")).body("{\"customerId\":1}").post("/api/v1/orders").then()
+            .statusCode(400);
+        json().header("Idempotency-Key", unique("k")).contentType("text/plain").body("x").post("/api/v1/orders")
+            .then().statusCode(415);
+        json().get("/api/v1/orders/ord_missing").then().statusCode(404);
+        json().queryParam("limit", "abc").get("/api/v1/orders").then().statusCode(400);
+        json().accept("application/xml").get("/api/v1/inventory/" + sku).then().statusCode(406);
+        anonymous().filter(contract).get("/api/v1/inventory/" + sku).then().statusCode(401);
+        as(Tokens.token().scopes(Scopes.ORDERS_WRITE).sign()).filter(contract).get("/api/v1/inventory/" + sku)
+            .then().statusCode(403);
+        as(Tokens.token().tenant(null).sign()).filter(contract).get("/api/v1/inventory/" + sku).then().statusCode(403);
+    }
+}
