@@ -17,6 +17,18 @@ command -v wrk >/dev/null || { echo "wrk is required (apt-get install -y wrk)"; 
 command -v redis-server >/dev/null || { echo "redis-server is required (apt-get install -y redis-server)"; exit 1; }
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q compile quarkus:build
 
+# Bearer tokens as deployed: a key pair made for this run (never committed) and one token signed with it.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$OUT/key.pem" 2>/dev/null
+PUBLIC_KEY=$(openssl pkey -in "$OUT/key.pem" -pubout -outform DER | base64 -w0)
+ISSUER=https://issuer.bench.local
+b64() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64)
+payload=$(printf '{"iss":"%s","sub":"bench","tenant":"bench","scope":"orders:read orders:write inventory:write","iat":%d,"exp":%d}' \
+  "$ISSUER" "$(date +%s)" $(( $(date +%s) + 7200 )) | b64)
+export BENCH_TOKEN="$header.$payload.$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$OUT/key.pem" -binary | b64)"
+AUTH="Authorization: Bearer $BENCH_TOKEN"
+MANAGEMENT_PORT=19181
+
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -27,11 +39,13 @@ pids+=($!)
 
 start_app() {
   java -Xmx512m -Dquarkus.http.port=$APP_PORT -Dquarkus.redis.hosts=redis://127.0.0.1:$REDIS_PORT \
+    -Dquarkus.management.port=$MANAGEMENT_PORT -Dquarkus.oidc.public-key="$PUBLIC_KEY" \
+    -Dquarkus.oidc.token.issuer=$ISSUER \
     -Dquarkus.otel.sdk.disabled=true -Dquarkus.log.level=WARN "$@" \
     -jar target/quarkus-app/quarkus-run.jar > "$OUT/app.log" 2>&1 &
   APP_PID=$!
   for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$APP_PORT/q/health/ready" >/dev/null 2>&1 && return 0
+    curl -sf "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" >/dev/null 2>&1 && return 0
     sleep 0.2
   done
   echo "service did not become ready"; cat "$OUT/app.log"; exit 1
@@ -40,6 +54,7 @@ stop_app() { kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; }
 
 seed() {
   curl -sf -X PUT "http://127.0.0.1:$APP_PORT/api/v1/inventory/$1" -H 'Content-Type: application/json' \
+    -H "$AUTH" -H 'If-Match: *' \
     -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
 }
 
@@ -54,7 +69,7 @@ run_wrk() { # name, wrk args...
   printf '%-22s %10s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
   if [ "$name" = place-enforced ]; then
     local replayed
-    replayed=$(curl -s "$BASE/q/metrics" | awk -F' ' '/^idempotency_requests_total\{.*outcome="replayed"/ {s+=$2} END {print s+0}')
+    replayed=$(curl -s "http://127.0.0.1:$MANAGEMENT_PORT/q/metrics" | awk -F' ' '/^idempotency_requests_total\{.*outcome="replayed"/ {s+=$2} END {print s+0}')
     echo "  replays counted by the service so far: $replayed (must be 0: every key is new)"
   fi
   eval "RPS_${name//-/_}=$rps"
@@ -73,12 +88,13 @@ run_wrk place-enforced -s src/bench/unique-orders.lua "$BASE" -- bench-on run-on
 
 KEY="bench-replay-$RANDOM"
 ORDER=$(curl -sf -X POST "$BASE/api/v1/orders" -H 'Content-Type: application/json' -H "Idempotency-Key: $KEY" \
+  -H "$AUTH" \
   -d '{"customerId":"bench","items":[{"sku":"bench-on","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}')
 ORDER_ID=$(echo "$ORDER" | sed 's/.*"id":"\([^"]*\)".*/\1/')
 warm -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
 run_wrk replay -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
-warm "$BASE/api/v1/orders/$ORDER_ID"
-run_wrk read "$BASE/api/v1/orders/$ORDER_ID"
+warm -H "$AUTH" "$BASE/api/v1/orders/$ORDER_ID"
+run_wrk read -H "$AUTH" "$BASE/api/v1/orders/$ORDER_ID"
 stop_app
 
 start_app -Dorders.idempotency.endpoints.place-order.enabled=false

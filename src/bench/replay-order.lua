@@ -9,6 +9,7 @@ function request()
     '"currency":"EUR","paymentToken":"tok_ok"}'
   local headers = {}
   headers["Content-Type"] = "application/json"
+  headers["Authorization"] = "Bearer " .. os.getenv("BENCH_TOKEN")
   headers["Idempotency-Key"] = key
   return wrk.format("POST", "/api/v1/orders", headers, body)
 end
