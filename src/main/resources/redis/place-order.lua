@@ -9,14 +9,17 @@
 -- KEYS[5] tenant sequence      seq:{t}:orders                 (counter)
 -- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string "<orderId>\n<request digest>"; only when ARGV[7] ~= '')
 -- KEYS[7] client reference key   cref:{t}:<clientReference>   (string "<orderId>\n<content digest>"; only when ARGV[5] ~= '')
--- KEYS[8..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency, version), one per line
+-- KEYS[8] spend this window     spend:{t}:<currency>:<principal digest> (counter; only when ARGV[10] ~= '')
+-- KEYS[9..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency, version), one per line
 -- ARGV[1] orderId  ARGV[2] customerId  ARGV[3] currency  ARGV[4] paymentId  ARGV[5] clientReference or ''
 -- ARGV[6] createdAt (ISO-8601)  ARGV[7] request digest of the operation key, '' when none  ARGV[8] ledger entry id
 -- ARGV[9] content digest of the order (customer, lines, currency)
--- ARGV[10..] quantities, one per inventory key, in the same order
+-- ARGV[10] spend cap in minor units, '' for none  ARGV[11] spend window in ms
+-- ARGV[12..] quantities, one per inventory key, in the same order
 -- A natural key is bound to what first used it: the same key with another digest changes nothing and says so.
 -- Returns {'created', orderJson} | {'existing', orderId} | {'insufficient', sku, requested, available}
 --       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
+--       | {'spend-cap', ms until the spend window ends}
 
 -- A natural key's value is "<orderId>\n<digest>"; returns the order id and whether the digest matches.
 local function bound(key, digest)
@@ -42,13 +45,13 @@ if ARGV[5] ~= '' then
   end
 end
 
-local lineCount = #KEYS - 7
+local lineCount = #KEYS - 8
 local lines = {}
 local total = 0
 for i = 1, lineCount do
-  local invKey = KEYS[7 + i]
+  local invKey = KEYS[8 + i]
   local sku = string.match(invKey, ':([^:]*)$')
-  local qty = tonumber(ARGV[9 + i])
+  local qty = tonumber(ARGV[11 + i])
   local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency')
   local available = tonumber(stock[1]) or 0
   if stock[1] == false or available < qty then
@@ -62,9 +65,23 @@ for i = 1, lineCount do
   total = total + unitPrice * qty
 end
 
+-- The spend cap counts what was charged in the current window, atomically with the charge itself.
+if ARGV[10] ~= '' then
+  local spent = tonumber(redis.call('GET', KEYS[8])) or 0
+  if spent + total > tonumber(ARGV[10]) then
+    local left = redis.call('PTTL', KEYS[8])
+    if left < 0 then left = tonumber(ARGV[11]) end
+    return {'spend-cap', tostring(left)}
+  end
+end
+
 for i = 1, lineCount do
-  redis.call('HINCRBY', KEYS[7 + i], 'available', -lines[i].quantity)
-  redis.call('HINCRBY', KEYS[7 + i], 'version', 1)
+  redis.call('HINCRBY', KEYS[8 + i], 'available', -lines[i].quantity)
+  redis.call('HINCRBY', KEYS[8 + i], 'version', 1)
+end
+if ARGV[10] ~= '' then
+  redis.call('INCRBY', KEYS[8], total)
+  if redis.call('PTTL', KEYS[8]) < 0 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
 end
 
 local clientReference = cjson.null

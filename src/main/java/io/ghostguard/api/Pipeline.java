@@ -27,6 +27,8 @@ public final class Pipeline {
 
     /** REST request filter: refine the caller with the identity claim, label the server span. */
     public static final int FILTER_TELEMETRY = 10;
+    /** REST request filter (and its response filter): rate limits per tenant, principal and caller type. */
+    public static final int FILTER_LIMITS = 20;
     /** REST request filter (and its response filter): the idempotency boundary. */
     public static final int FILTER_IDEMPOTENCY = 1000;
 

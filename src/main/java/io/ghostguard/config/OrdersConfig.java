@@ -26,6 +26,47 @@ public interface OrdersConfig {
     /** Caller classification. */
     CallerConfig caller();
 
+    /** What a caller may do, per caller type (SPEC 9); the values live in application.properties. */
+    LimitsConfig limits();
+
+    /** Limits per tenant and principal, with values per caller type ({@code human}, {@code agent}, ...). */
+    interface LimitsConfig {
+        /** Whether request rates are limited at all; default true (off only for benchmarks). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** GET and HEAD requests per window, by caller type. */
+        Map<String, Rate> reads();
+
+        /** State-changing requests per window, by caller type. */
+        Map<String, Rate> writes();
+
+        /** Fresh idempotency keys a principal may open per window, by caller type. */
+        Map<String, Rate> newKeys();
+
+        /** Money a principal may spend per currency and window, by caller type. */
+        Map<String, Spend> spend();
+    }
+
+    /** A quota of events per window; the burst is the quota. */
+    interface Rate {
+        /** Events allowed per window. */
+        long quota();
+
+        /** The window. */
+        Duration window();
+    }
+
+    /** A spend cap in minor units per currency and window. */
+    interface Spend {
+        /** Amount allowed per window, in the currency's minor unit. */
+        long amount();
+
+        /** The window; default one day. */
+        @WithDefault("P1D")
+        Duration window();
+    }
+
     /** How requests are labelled with their caller type. */
     interface CallerConfig {
         /** Whether X-Caller-Type is believed (only behind a gateway that sets it); default false. */

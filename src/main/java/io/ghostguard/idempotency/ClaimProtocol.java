@@ -15,7 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
 @ApplicationScoped
 public class ClaimProtocol {
 
-    private static final long POLL_MILLIS = 25;
+    /** First and longest pause between two looks at a running twin: polls back off so waiters stay cheap. */
+    private static final long FIRST_POLL_MILLIS = 25;
+    private static final long LONGEST_POLL_MILLIS = 200;
 
     private final ClaimStore store;
     private final Vertx vertx;
@@ -50,11 +52,13 @@ public class ClaimProtocol {
 
     /**
      * Claims {@code storageKey} for a request with {@code fingerprint}. While the same request runs elsewhere,
-     * polls on a Vert.x timer (the caller stays on its event loop) for at most {@code inFlightWait}.
+     * polls on a Vert.x timer (the caller stays on its event loop) for at most {@code inFlightWait}. A fresh key
+     * counts against {@code budget} (null: none); over it, fails with {@link KeyBudgetExceededException}.
      */
-    public Uni<Decision> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait) {
+    public Uni<Decision> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait,
+                               KeyBudget budget) {
         Claim claim = new Claim(storageKey, IdempotencyRecord.pending(ownerToken(), fingerprint));
-        return decide(claim, lease, System.nanoTime() + inFlightWait.toNanos());
+        return decide(claim, lease, System.nanoTime() + inFlightWait.toNanos(), budget, FIRST_POLL_MILLIS);
     }
 
     /** Stores the final result of a claim; false when the claim was no longer this request's. */
@@ -70,8 +74,8 @@ public class ClaimProtocol {
         return store.release(claim.storageKey(), claim.pending());
     }
 
-    private Uni<Decision> decide(Claim claim, Duration lease, long deadline) {
-        return store.claim(claim.storageKey(), claim.pending(), lease).flatMap(existing -> {
+    private Uni<Decision> decide(Claim claim, Duration lease, long deadline, KeyBudget budget, long pollMillis) {
+        return store.claim(claim.storageKey(), claim.pending(), lease, budget).flatMap(existing -> {
             if (existing.isEmpty()) {
                 return Uni.createFrom().item(new Decision.Execute(claim));
             }
@@ -82,8 +86,11 @@ public class ClaimProtocol {
             if (held.completed()) {
                 return Uni.createFrom().item(new Decision.Replay(held));
             }
-            if (System.nanoTime() < deadline) {
-                return pause().flatMap(ignored -> decide(claim, lease, deadline));
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                long pause = Math.min(pollMillis, Math.max(1, left / 1_000_000));
+                return pause(pause).flatMap(ignored -> decide(claim, lease, deadline, budget,
+                    Math.min(pollMillis * 2, LONGEST_POLL_MILLIS)));
             }
             return Uni.createFrom().item(new Decision.InProgress());
         });
@@ -95,7 +102,7 @@ public class ClaimProtocol {
         return Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong());
     }
 
-    private Uni<Void> pause() {
-        return Uni.createFrom().emitter(emitter -> vertx.setTimer(POLL_MILLIS, id -> emitter.complete(null)));
+    private Uni<Void> pause(long millis) {
+        return Uni.createFrom().emitter(emitter -> vertx.setTimer(millis, id -> emitter.complete(null)));
     }
 }

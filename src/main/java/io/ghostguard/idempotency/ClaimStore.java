@@ -10,8 +10,11 @@ import java.util.Optional;
  */
 public interface ClaimStore {
 
-    /** Claims {@code key} with {@code pending} for {@code lease}; empty when claimed, else the record held. */
-    Uni<Optional<IdempotencyRecord>> claim(String key, IdempotencyRecord pending, Duration lease);
+    /**
+     * Claims {@code key} with {@code pending} for {@code lease}; empty when claimed, else the record held. A fresh
+     * key counts against {@code budget} (null: none) and fails with {@link KeyBudgetExceededException} over it.
+     */
+    Uni<Optional<IdempotencyRecord>> claim(String key, IdempotencyRecord pending, Duration lease, KeyBudget budget);
 
     /** Replaces {@code pending} by {@code completed} while {@code pending} is still the key's record. */
     Uni<Boolean> commit(String key, IdempotencyRecord pending, IdempotencyRecord completed, Duration retention);

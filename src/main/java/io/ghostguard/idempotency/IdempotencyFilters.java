@@ -3,13 +3,21 @@ package io.ghostguard.idempotency;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.config.OrdersConfig.StoreFailureMode;
+import io.ghostguard.limits.LimitMetrics;
+import io.ghostguard.limits.Limits;
+import io.ghostguard.limits.Policy;
+import io.ghostguard.limits.Quota;
+import io.ghostguard.limits.RateDecision;
+import io.ghostguard.limits.RateLimitFilter;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.tenant.Keyspace;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.HeaderParam;
@@ -59,6 +67,8 @@ public class IdempotencyFilters {
     private final OperationContext operation;
     private final OrdersConfig config;
     private final ObjectMapper json;
+    private final Limits limits;
+    private final LimitMetrics limitMetrics;
     private final Map<Method, Optional<EndpointPolicy>> policies = new ConcurrentHashMap<>();
 
     /** A claim held by the current request, with the policy that governs it. */
@@ -66,7 +76,10 @@ public class IdempotencyFilters {
     }
 
     public IdempotencyFilters(ClaimProtocol protocol, IdempotencyMetrics metrics, IdentityResolver identities,
-                              OperationContext operation, OrdersConfig config, ObjectMapper json) {
+                              OperationContext operation, OrdersConfig config, ObjectMapper json, Limits limits,
+                              LimitMetrics limitMetrics) {
+        this.limits = limits;
+        this.limitMetrics = limitMetrics;
         this.protocol = protocol;
         this.metrics = metrics;
         this.identities = identities;
@@ -103,9 +116,27 @@ public class IdempotencyFilters {
         return identities.current().flatMap(actor -> {
             String hash = IdempotencyKey.scopedHash(actor.tenant().value(), actor.principal(), request.getMethod(),
                 endpoint.route(), key);
+            CallerType caller = RequestLabels.caller().type();
+            KeyBudget budget = null;
+            Quota quota = null;
+            if (limits.enabled()) {
+                quota = limits.quota(Policy.NEW_KEYS, caller);
+                budget = new KeyBudget(actor.tenant().key(Keyspace.NEW_KEYS, Limits.subject(actor.principal())),
+                    quota.quota(), quota.window());
+            }
+            Quota newKeys = quota;
             return protocol.begin(actor.tenant().key(Keyspace.IDEMPOTENCY, hash), fingerprint, endpoint.lease(),
-                    endpoint.inFlightWait())
+                    endpoint.inFlightWait(), budget)
                 .map(decision -> respond(endpoint, decision, request, hash, fingerprint))
+                .onFailure(KeyBudgetExceededException.class).recoverWithItem(failure -> {
+                    long wait = ((KeyBudgetExceededException) failure).untilWindowEndsMillis();
+                    metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
+                    limitMetrics.limited(Policy.NEW_KEYS, caller.label());
+                    return RateLimitFilter.refusal(new RateDecision(newKeys, false, 0, wait, wait),
+                        ProblemType.RATE_LIMITED, "Too many fresh Idempotency-Keys for this caller: at most "
+                            + newKeys.quota() + " per " + newKeys.window().toSeconds() + " s; a retry with a key "
+                            + "already used is not counted.");
+                })
                 .onFailure(StoreUnavailableException.class)
                 .recoverWithItem(() -> storeUnavailable(endpoint, hash, fingerprint));
         });

@@ -17,7 +17,9 @@ public enum IdempotencyOutcome {
     /** Store down and the endpoint fails closed: 503. */
     STORE_UNAVAILABLE("store_unavailable"),
     /** Store down and the endpoint fails open: executed without protection. */
-    FAIL_OPEN("fail_open");
+    FAIL_OPEN("fail_open"),
+    /** The principal's new-key budget is used up: 429. */
+    KEY_BUDGET_EXCEEDED("key_budget_exceeded");
 
     private final String label;
 

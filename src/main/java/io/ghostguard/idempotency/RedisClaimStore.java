@@ -31,11 +31,21 @@ public class RedisClaimStore implements ClaimStore {
     }
 
     @Override
-    public Uni<Optional<IdempotencyRecord>> claim(String key, IdempotencyRecord pending, Duration lease) {
-        List<String> args = List.of(pending.encode(), Long.toString(lease.toMillis()));
-        return timed("claim", CLAIM.run(redis, List.of(key), args))
-            .map(reply -> reply.isEmpty() || reply.get(0) == null ? Optional.empty()
-                : Optional.of(IdempotencyRecord.decode(reply.get(0))));
+    public Uni<Optional<IdempotencyRecord>> claim(String key, IdempotencyRecord pending, Duration lease,
+                                                  KeyBudget budget) {
+        List<String> args = List.of(pending.encode(), Long.toString(lease.toMillis()),
+            budget == null ? "" : Long.toString(budget.quota()),
+            budget == null ? "0" : Long.toString(budget.window().toMillis()));
+        List<String> keys = List.of(key, budget == null ? key : budget.counterKey());
+        return timed("claim", CLAIM.run(redis, keys, args)).map(reply -> {
+            if (reply.isEmpty() || reply.get(0) == null) {
+                return Optional.empty();
+            }
+            if (reply.size() == 2 && "budget".equals(reply.get(0))) {
+                throw new KeyBudgetExceededException(Long.parseLong(reply.get(1)));
+            }
+            return Optional.of(IdempotencyRecord.decode(reply.get(0)));
+        });
     }
 
     @Override

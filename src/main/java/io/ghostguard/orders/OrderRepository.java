@@ -81,11 +81,15 @@ public class OrderRepository {
         /** The client reference names an order with other content; nothing was written. */
         record ReferenceConflict() implements Outcome {
         }
+
+        /** The charge would exceed the spend cap; nothing was written. */
+        record SpendCapReached(long untilWindowEndsMillis) implements Outcome {
+        }
     }
 
     /** Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. */
     public Uni<Outcome> place(TenantId tenant, String orderId, PlaceOrder command, String paymentId,
-                              OperationKey operation, Instant createdAt) {
+                              OperationKey operation, SpendLimit spend, Instant createdAt) {
         String reference = command.clientReference() == null ? "" : command.clientReference();
         List<String> keys = new ArrayList<>(List.of(
             tenant.key(Keyspace.ORDER, orderId),
@@ -94,10 +98,12 @@ public class OrderRepository {
             tenant.key(Keyspace.ORDER_INDEX, CUSTOMER + command.customerId()),
             tenant.key(Keyspace.SEQUENCE, "orders"),
             tenant.key(Keyspace.OPERATION_KEY, operation == null ? NO_KEY : operation.key()),
-            tenant.key(Keyspace.CLIENT_REFERENCE, reference.isEmpty() ? NO_KEY : reference)));
+            tenant.key(Keyspace.CLIENT_REFERENCE, reference.isEmpty() ? NO_KEY : reference),
+            tenant.key(Keyspace.SPEND, spend == null ? NO_KEY : command.currency() + ":" + spend.account())));
         List<String> args = new ArrayList<>(List.of(orderId, command.customerId(), command.currency(), paymentId,
             reference, createdAt.toString(), operation == null ? "" : operation.requestDigest(), ledgerEntryId(),
-            contentDigest(command)));
+            contentDigest(command), spend == null ? "" : Long.toString(spend.amount()),
+            spend == null ? "0" : Long.toString(spend.window().toMillis())));
         for (OrderItem item : command.items()) {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
@@ -176,6 +182,7 @@ public class OrderRepository {
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
             case "operation-reused" -> new Outcome.OperationReused();
             case "reference-conflict" -> new Outcome.ReferenceConflict();
+            case "spend-cap" -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
             default -> throw new IllegalStateException("unexpected place-order reply");
         };
     }

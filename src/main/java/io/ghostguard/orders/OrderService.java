@@ -5,6 +5,7 @@ import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -28,9 +29,9 @@ public class OrderService {
      * charges nothing; when it names one of another request, nothing is placed and the caller is told.
      * The natural-key check lives inside the script, so it costs no extra round trip and no race.
      */
-    public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation) {
+    public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation, SpendLimit spend) {
         return payments.authorize(command.paymentToken())
-            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, now()))
+            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, spend, now()))
             .flatMap(outcome -> settle(tenant, outcome));
     }
 
@@ -69,6 +70,10 @@ public class OrderService {
         }
         if (outcome instanceof OrderRepository.Outcome.ReferenceConflict) {
             return Uni.createFrom().failure(new ClientReferenceConflictException());
+        }
+        if (outcome instanceof OrderRepository.Outcome.SpendCapReached capped) {
+            return Uni.createFrom().failure(new SpendCapExceededException(
+                Duration.ofMillis(capped.untilWindowEndsMillis())));
         }
         OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
         return Uni.createFrom().failure(new CurrencyMismatchException(other.sku(), other.currency()));

@@ -19,6 +19,7 @@ import io.ghostguard.orders.CurrencyMismatchException;
 import io.ghostguard.orders.InsufficientStockException;
 import io.ghostguard.orders.OperationKeyReusedException;
 import io.ghostguard.orders.OrderNotFoundException;
+import io.ghostguard.orders.SpendCapExceededException;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.payments.UnknownPaymentOrderException;
 import io.ghostguard.redis.StoreUnavailableException;
@@ -158,6 +159,17 @@ public class ProblemMapper {
                     + exception.delta() + " would go below zero.")
             .with("sku", exception.sku())
             .with("available", exception.available()));
+    }
+
+    /** The order would exceed the caller's spend cap in this window. */
+    @ServerExceptionMapper
+    public Response spendCapExceeded(SpendCapExceededException exception) {
+        long seconds = Math.max(1, (exception.untilWindowEnds().toMillis() + 999) / 1000);
+        return Response.fromResponse(respond(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order would take "
+                + "the caller's spending over its cap for the current window; nothing was charged. Retry after "
+                + seconds + " s, when the window ends.")))
+            .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+            .build();
     }
 
     /** The order currency differs from a SKU's price currency. */

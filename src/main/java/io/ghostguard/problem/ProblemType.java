@@ -49,6 +49,10 @@ public enum ProblemType {
     FORBIDDEN("forbidden", "Forbidden", 403),
     /** The token is valid but names no usable tenant. */
     TENANT_MISSING("tenant-missing", "Token names no usable tenant", 403),
+    /** Too many requests (or fresh idempotency keys) for the caller's policy; see Retry-After and RateLimit. */
+    RATE_LIMITED("rate-limited", "Rate limit exceeded", 429),
+    /** The order would take the caller's spending in this window over its cap; see Retry-After. */
+    SPEND_CAP_EXCEEDED("spend-cap-exceeded", "Spend cap exceeded", 429),
     /** Anything unexpected; the response carries an incident id that the logs carry too. */
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 

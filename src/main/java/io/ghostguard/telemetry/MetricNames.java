@@ -19,6 +19,12 @@ public final class MetricNames {
     public static final String IDEMPOTENCY_STORE = "idempotency.store";
     /** Rejected input, {@code schema_violations_total{route, caller_type, field, constraint}}. */
     public static final String SCHEMA_VIOLATIONS = "schema.violations";
+    /** Requests refused by a rate policy, {@code rate_limited_total{policy, caller_type}}. */
+    public static final String RATE_LIMITED = "rate.limited";
+    /** Orders refused by the spend cap, {@code spend_capped_total{caller_type}}. */
+    public static final String SPEND_CAPPED = "spend.capped";
+    /** Limiter store failures (requests let through unlimited), {@code rate_limiter_errors_total{policy}}. */
+    public static final String RATE_LIMITER_ERRORS = "rate.limiter.errors";
     /** Placements decided by the domain, {@code orders_placed_total{caller_type, result}}. */
     public static final String ORDERS_PLACED = "orders.placed";
 

@@ -31,6 +31,8 @@ public class OrderMetrics {
         KEY_REUSED,
         /** The client reference names an order with other content. */
         CLIENT_REFERENCE_CONFLICT,
+        /** The charge would exceed the caller's spend cap. */
+        SPEND_CAPPED,
         /** The store or something unexpected failed. */
         ERROR;
 

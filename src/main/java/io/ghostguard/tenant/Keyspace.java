@@ -20,7 +20,13 @@ public enum Keyspace {
     /** Ledger list of one order; suffix: order id. */
     LEDGER("ledger"),
     /** Idempotency record (claim or stored response); suffix: the scoped key hash. */
-    IDEMPOTENCY("idem");
+    IDEMPOTENCY("idem"),
+    /** Rate limiter state (GCRA theoretical arrival time); suffix: policy and principal digest. */
+    RATE_LIMIT("rl"),
+    /** Fresh idempotency keys opened in the current window; suffix: principal digest. */
+    NEW_KEYS("nk"),
+    /** Money spent in the current window; suffix: currency and principal digest. */
+    SPEND("spend");
 
     private final String prefix;
 

@@ -30,7 +30,7 @@ class ClaimProtocolTest {
     }
 
     private ClaimProtocol.Decision begin(String key, String fingerprint, Duration wait) {
-        return protocol.begin(key, fingerprint, LEASE, wait).await().indefinitely();
+        return protocol.begin(key, fingerprint, LEASE, wait, null).await().indefinitely();
     }
 
     @Test
@@ -59,7 +59,7 @@ class ClaimProtocolTest {
     void twinWaitsForTheFirstResultAndGetsItOnceCompleted() {
         String key = key();
         var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
-        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5)).subscribeAsCompletionStage();
+        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5), null).subscribeAsCompletionStage();
         protocol.complete(execute.claim(), 201, "application/json", null, "{\"done\":true}", RETENTION)
             .await().indefinitely();
         var replay = assertInstanceOf(ClaimProtocol.Decision.Replay.class, twin.join());

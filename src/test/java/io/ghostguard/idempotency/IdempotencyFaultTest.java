@@ -65,16 +65,16 @@ class IdempotencyFaultTest {
         Duration shortLease = Duration.ofMillis(150);
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
-        assertTrue(store.claim(key, claimA, shortLease).await().indefinitely().isEmpty());
+        assertTrue(store.claim(key, claimA, shortLease, null).await().indefinitely().isEmpty());
         Thread.sleep(shortLease.toMillis() + 100);
-        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30)).await().indefinitely().isEmpty(),
+        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null).await().indefinitely().isEmpty(),
             "after the lease another request may claim");
 
         IdempotencyRecord stale = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"stale\":true}");
         assertFalse(store.commit(key, claimA, stale, Duration.ofMinutes(1)).await().indefinitely());
         assertFalse(store.release(key, claimA).await().indefinitely());
         Optional<IdempotencyRecord> held = store.claim(key, IdempotencyRecord.pending("owner-c", "fp"),
-                Duration.ofSeconds(30))
+                Duration.ofSeconds(30), null)
             .await().indefinitely();
         assertEquals("owner-b", held.orElseThrow().owner());
 
@@ -82,7 +82,7 @@ class IdempotencyFaultTest {
         assertTrue(store.commit(key, claimB, fresh, Duration.ofMinutes(1)).await().indefinitely());
         assertFalse(store.release(key, claimB).await().indefinitely(), "a stored response is not released");
         assertEquals("{\"fresh\":true}", store.claim(key, IdempotencyRecord.pending("owner-d", "fp"),
-                Duration.ofSeconds(30))
+                Duration.ofSeconds(30), null)
             .await().indefinitely().orElseThrow().body());
     }
 
@@ -96,10 +96,10 @@ class IdempotencyFaultTest {
         // The first attempt: claimed, order committed by the domain, then the process died before storing.
         PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
         OperationKey operation = new OperationKey(hash, Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8)));
-        Placement first = orders.place(new TenantId(Tokens.TENANT), command, operation).await().indefinitely();
+        Placement first = orders.place(new TenantId(Tokens.TENANT), command, operation, null).await().indefinitely();
         String storageKey = "idem:{t:default}:" + hash;
         assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
-                Duration.ofMillis(300))
+                Duration.ofMillis(300), null)
             .await().indefinitely().isEmpty());
 
         // The agent retries after the lease: it executes again, and the natural key returns the same order.

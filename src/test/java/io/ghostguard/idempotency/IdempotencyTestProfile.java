@@ -14,7 +14,7 @@ public class IdempotencyTestProfile implements QuarkusTestProfile {
     /** Retention of stored responses. */
     public static final Duration RETENTION = Duration.ofSeconds(60);
     /** Deadline of one Redis call. */
-    public static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+    public static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
     @Override
     public Map<String, String> getConfigOverrides() {

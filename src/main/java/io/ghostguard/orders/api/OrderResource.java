@@ -2,11 +2,15 @@ package io.ghostguard.orders.api;
 
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Links;
+import io.ghostguard.caller.CallerType;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.idempotency.OperationContext;
+import io.ghostguard.limits.LimitMetrics;
+import io.ghostguard.limits.Limits;
+
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
 import io.ghostguard.orders.ClientReferenceConflictException;
@@ -16,10 +20,14 @@ import io.ghostguard.orders.OperationKey;
 import io.ghostguard.orders.OperationKeyReusedException;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
+import io.ghostguard.orders.SpendCapExceededException;
+import io.ghostguard.orders.SpendLimit;
+import io.ghostguard.security.Actor;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.security.Scopes;
 import io.ghostguard.telemetry.OrderMetrics;
+import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -61,10 +69,15 @@ public class OrderResource {
     private final OperationContext operation;
     private final OrderMetrics metrics;
     private final Links links;
+    private final Limits limits;
+    private final LimitMetrics limitMetrics;
 
     public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config,
-                         OperationContext operation, OrderMetrics metrics, Links links) {
+                         OperationContext operation, OrderMetrics metrics, Links links, Limits limits,
+                         LimitMetrics limitMetrics) {
         this.links = links;
+        this.limits = limits;
+        this.limitMetrics = limitMetrics;
         this.orders = orders;
         this.identities = identities;
         this.config = config;
@@ -100,9 +113,15 @@ public class OrderResource {
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
         OperationKey key = operation.operationKey() == null ? null
             : new OperationKey(operation.operationKey(), operation.fingerprint());
+        CallerType caller = RequestLabels.caller().type();
         return identities.current()
-            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key))
-            .onItemOrFailure().invoke((placement, failure) -> metrics.placed(resultOf(placement, failure)))
+            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key, spendLimit(actor, caller)))
+            .onItemOrFailure().invoke((placement, failure) -> {
+                metrics.placed(resultOf(placement, failure));
+                if (failure instanceof SpendCapExceededException) {
+                    limitMetrics.spendCapped(caller.label());
+                }
+            })
             .map(this::placed);
     }
 
@@ -179,6 +198,15 @@ public class OrderResource {
             .map(OrderResponse::from);
     }
 
+    /** The caller type's spend cap for this principal, when limits apply. */
+    private SpendLimit spendLimit(Actor actor, CallerType caller) {
+        if (!limits.enabled()) {
+            return null;
+        }
+        Limits.SpendCap cap = limits.spendCap(caller);
+        return new SpendLimit(Limits.subject(actor.principal()), cap.amount(), cap.window());
+    }
+
     private static OrderMetrics.Result resultOf(Placement placement, Throwable failure) {
         if (failure == null) {
             return placement.created() ? OrderMetrics.Result.CREATED : OrderMetrics.Result.EXISTING;
@@ -197,6 +225,9 @@ public class OrderResource {
         }
         if (failure instanceof ClientReferenceConflictException) {
             return OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT;
+        }
+        if (failure instanceof SpendCapExceededException) {
+            return OrderMetrics.Result.SPEND_CAPPED;
         }
         return OrderMetrics.Result.ERROR;
     }

@@ -1,0 +1,179 @@
+package io.ghostguard.limits;
+
+import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.concurrently;
+import static io.ghostguard.support.Api.given;
+import static io.ghostguard.support.Api.metrics;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What a runaway caller can do is bounded: request rates, fresh keys and spending, per caller type. */
+@QuarkusTest
+@TestProfile(LimitsTest.SmallLimits.class)
+@QuarkusTestResource(RedisTestResource.class)
+class LimitsTest {
+
+    /** Small quotas for the callers the tests play; generous ones for everything else. */
+    public static class SmallLimits implements QuarkusTestProfile {
+        static final int AGENT_WRITES = 10;
+        static final int FLOOD_KEYS = 5;
+        static final long HUMAN_SPEND = 1000;
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> limits = new HashMap<>();
+            limits.put("orders.limits.enabled", "true");
+            for (String caller : List.of("human", "agent", "mcp", "unknown")) {
+                limits.put("orders.limits.reads." + caller + ".quota", "1000");
+                limits.put("orders.limits.writes." + caller + ".quota", "1000");
+                limits.put("orders.limits.new-keys." + caller + ".quota", "1000");
+                limits.put("orders.limits.spend." + caller + ".amount", "100000000");
+            }
+            limits.put("orders.limits.writes.agent.quota", Integer.toString(AGENT_WRITES));
+            limits.put("orders.limits.new-keys.unknown.quota", Integer.toString(FLOOD_KEYS));
+            limits.put("orders.limits.spend.human.amount", Long.toString(HUMAN_SPEND));
+            return limits;
+        }
+    }
+
+    @InjectRedis
+    TestRedis redis;
+
+    private static RequestSpecification post(String token, String key, String body) {
+        return as(token).contentType("application/json").header("Idempotency-Key", key).body(body);
+    }
+
+    @Test
+    void aBurstOfAgentWritesPassesItsQuotaAndTheRestAre429WhileAPersonIsUnaffected() throws Exception {
+        String sku = unique("burst");
+        stock(sku, 1000, 10);
+        String agent = Tokens.token().subject(unique("agent")).callerType("agent").sign();
+        String human = Tokens.token().subject(unique("human")).callerType("human").sign();
+        String body = OrderRequest.order().line(sku, 1).json();
+
+        List<Response> burst = concurrently(40, () -> post(agent, unique("k"), body).post("/api/v1/orders"));
+        List<Response> placed = burst.stream().filter(r -> r.statusCode() == 201).toList();
+        List<Response> limited = burst.stream().filter(r -> r.statusCode() == 429).toList();
+        assertEquals(SmallLimits.AGENT_WRITES, placed.size(), "exactly the quota passes");
+        assertEquals(40 - SmallLimits.AGENT_WRITES, limited.size(), "the rest is refused");
+        for (Response refused : limited) {
+            refused.then().contentType("application/problem+json").body("type", endsWith("/rate-limited"))
+                .header("Retry-After", matchesPattern("[1-9][0-9]*"))
+                .header("RateLimit-Policy", equalTo("\"writes\";q=" + SmallLimits.AGENT_WRITES + ";w=60"))
+                .header("RateLimit", matchesPattern("\"writes\";r=0;t=[1-9][0-9]*"));
+        }
+        placed.get(0).then().header("RateLimit-Policy", notNullValue())
+            .header("RateLimit", matchesPattern("\"writes\";r=[0-9]+;t=[0-9]+"));
+        assertEquals(1000 - SmallLimits.AGENT_WRITES, available(sku), "nothing ran for the refused requests");
+
+        for (int i = 0; i < 5; i++) {
+            post(human, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
+        }
+        assertTrue(metrics().has("rate_limited_total", "policy", "writes", "caller_type", "agent"));
+    }
+
+    @Test
+    void aFloodOfFreshKeysIsCutAtTheBudgetButRetriesOfKnownKeysStillWork() {
+        String sku = unique("flood");
+        stock(sku, 100, 10);
+        String flooder = Tokens.token().subject(unique("flooder")).sign();
+        String body = OrderRequest.order().line(sku, 1).json();
+        String firstKey = unique("k");
+        post(flooder, firstKey, body).post("/api/v1/orders").then().statusCode(201);
+        for (int i = 1; i < SmallLimits.FLOOD_KEYS; i++) {
+            post(flooder, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
+        }
+        post(flooder, unique("k"), body).post("/api/v1/orders").then().statusCode(429)
+            .body("type", endsWith("/rate-limited")).body("policy", equalTo("new-keys"))
+            .header("Retry-After", notNullValue());
+        post(flooder, firstKey, body).post("/api/v1/orders").then().statusCode(201)
+            .header("Idempotent-Replayed", "true");
+        assertEquals(100 - SmallLimits.FLOOD_KEYS, available(sku));
+    }
+
+    @Test
+    void theSpendCapHoldsForOneOrderAndForManyConcurrentOnes() throws Exception {
+        String sku = unique("spend");
+        stock(sku, 1000, 100);
+        String spender = unique("spender");
+        String human = Tokens.token().subject(spender).callerType("human").sign();
+
+        String key = unique("k");
+        String tooBig = OrderRequest.order().line(sku, 11).json();
+        post(human, key, tooBig).post("/api/v1/orders").then().statusCode(429)
+            .contentType("application/problem+json").body("type", endsWith("/spend-cap-exceeded"))
+            .header("Retry-After", matchesPattern("[1-9][0-9]*"));
+        assertEquals(1000, available(sku), "nothing charged, nothing reserved");
+
+        String one = OrderRequest.order().line(sku, 1).json();
+        List<Response> storm = concurrently(50, () -> post(human, unique("k"), one).post("/api/v1/orders"));
+        long placed = storm.stream().filter(r -> r.statusCode() == 201).count();
+        long capped = storm.stream().filter(r -> r.statusCode() == 429).count();
+        assertEquals(SmallLimits.HUMAN_SPEND / 100, placed, "the cap buys exactly this many orders");
+        assertEquals(50 - placed, capped);
+        assertEquals(1000 - placed, available(sku), "charged at most the cap, never more");
+        assertTrue(metrics().has("spend_capped_total", "caller_type", "human"));
+
+        // Over the cap, the refusal is not stored: the key is released, and the same request goes through once
+        // the window ends (here: its counter expires).
+        String retried = unique("k");
+        post(human, retried, one).post("/api/v1/orders").then().statusCode(429)
+            .body("type", endsWith("/spend-cap-exceeded"));
+        assertEquals(":1", redis.command("DEL", "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(spender)));
+        post(human, retried, one).post("/api/v1/orders").then().statusCode(201)
+            .header("Idempotent-Replayed", nullValue());
+        assertEquals(1000 - placed - 1, available(sku));
+    }
+
+    @Test
+    void readsAreLimitedResponsesCarryTheHeadersAndAStoreFailureFailsOpen() {
+        String sku = unique("reads");
+        stock(sku, 1, 1);
+        given().get("/api/v1/inventory/" + sku).then().statusCode(200)
+            .header("RateLimit-Policy", equalTo("\"reads\";q=1000;w=60"))
+            .header("RateLimit", matchesPattern("\"reads\";r=[0-9]+;t=[0-9]+"));
+        double before = metrics().find("rate_limiter_errors_total", s -> "reads".equals(s.label("policy")))
+            .map(PrometheusSample::value).orElse(0.0);
+        assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "resetkeys", "~inv:*", "~idem:*", "~nk:*",
+            "~spend:*", "~order:*", "~orders:*", "~seq:*", "~ledger:*", "~opkey:*", "~cref:*"));
+        try {
+            given().get("/api/v1/inventory/" + sku).then().statusCode(200).header("RateLimit", nullValue());
+        } finally {
+            assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "allkeys"));
+        }
+        double after = metrics().find("rate_limiter_errors_total", s -> "reads".equals(s.label("policy")))
+            .map(PrometheusSample::value).orElse(0.0);
+        assertEquals(before + 1, after, "the limiter's failure is counted");
+    }
+
+    /** The sample type of the Prometheus parser, named for readability here. */
+    private interface PrometheusSample {
+        static double value(io.ghostguard.support.PrometheusText.Sample sample) {
+            return sample.value();
+        }
+    }
+}
