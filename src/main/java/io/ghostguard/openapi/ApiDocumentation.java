@@ -76,6 +76,29 @@ public class ApiDocumentation implements OASFilter {
             add(operation, "413", "Body too large (problem type payload-too-large)");
             add(operation, "415", "Body is not JSON (problem type unsupported-media-type)");
         }
+        APIResponse limited = add(operation, "429", "Over the caller's request rate or fresh-key budget (problem "
+            + "type rate-limited), or over its spend cap (spend-cap-exceeded)");
+        retryAfter(limited);
+        operation.getResponses().getAPIResponses().forEach((status, response) -> {
+            if (status.startsWith("2") || status.startsWith("4")) {
+                rateLimitHeaders(response);
+            }
+        });
+    }
+
+    /** The IETF RateLimit headers every response of a limited request carries. */
+    private static void rateLimitHeaders(APIResponse response) {
+        if (response.getHeaders() != null && response.getHeaders().containsKey("RateLimit")) {
+            return;
+        }
+        Header policy = stringHeader("The policy that applied, for example \"writes\";q=60;w=60 (quota per window "
+            + "in seconds).", 100);
+        policy.getSchema().pattern("^\"[a-z-]+\";q=[0-9]+;w=[0-9]+$");
+        response.addHeader("RateLimit-Policy", policy);
+        Header state = stringHeader("What remains of it, for example \"writes\";r=59;t=1 (remaining, seconds "
+            + "until the quota is whole again).", 100);
+        state.getSchema().pattern("^\"[a-z-]+\";r=[0-9]+;t=[0-9]+$");
+        response.addHeader("RateLimit", state);
     }
 
     /** Adds a response unless the operation documents that status already; returns the response. */
