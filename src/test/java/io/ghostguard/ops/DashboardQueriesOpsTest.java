@@ -58,21 +58,35 @@ class DashboardQueriesOpsTest {
     TestRedis redis;
 
     private Process prometheus;
+    private Process exporter;
 
     @AfterEach
     void stopPrometheus() throws InterruptedException {
-        if (prometheus != null) {
-            prometheus.destroy();
-            if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
-                prometheus.destroyForcibly();
+        for (Process process : new Process[] {prometheus, exporter}) {
+            if (process != null) {
+                process.destroy();
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
             }
         }
+    }
+
+    /** A real redis_exporter (Debian prometheus-redis-exporter) beside the test Redis, as in Kubernetes. */
+    private int startExporter() throws IOException {
+        assertTrue(redis.command("CONFIG", "SET", "maxmemory", "256mb").startsWith("+OK"));
+        int port = freePort();
+        Files.createDirectories(WORK);
+        exporter = new ProcessBuilder("prometheus-redis-exporter", "-redis.addr=" + redis.url(),
+            "-web.listen-address=127.0.0.1:" + port)
+            .redirectErrorStream(true).redirectOutput(WORK.resolve("redis-exporter.log").toFile()).start();
+        return port;
     }
 
     @Test
     void everyPanelQueryReturnsData() throws Exception {
         int port = freePort();
-        startPrometheus(port);
+        startPrometheus(port, startExporter());
         driveTraffic();
 
         List<OpsArtifacts.PanelQuery> queries = OpsArtifacts.panelQueries();
@@ -134,7 +148,7 @@ class DashboardQueriesOpsTest {
         }
     }
 
-    private void startPrometheus(int port) throws IOException, InterruptedException {
+    private void startPrometheus(int port, int exporterPort) throws IOException, InterruptedException {
         Files.createDirectories(WORK);
         OpsArtifacts.writeRules(WORK.resolve("rules.yaml"), "1s");
         String target = service.getHost() + ":" + io.ghostguard.support.Api.MANAGEMENT_PORT;
@@ -149,7 +163,10 @@ class DashboardQueriesOpsTest {
                 metrics_path: /q/metrics
                 static_configs:
                   - targets: ['%s']
-            """.formatted(target));
+              - job_name: ghostguard-redis
+                static_configs:
+                  - targets: ['127.0.0.1:%d']
+            """.formatted(target, exporterPort));
         Path data = Files.createTempDirectory("prometheus-data");
         prometheus = new ProcessBuilder("prometheus", "--config.file=" + WORK.resolve("prometheus.yaml").toAbsolutePath(),
             "--storage.tsdb.path=" + data, "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")

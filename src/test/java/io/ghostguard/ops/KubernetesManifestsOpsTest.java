@@ -130,7 +130,16 @@ class KubernetesManifestsOpsTest {
         JsonNode redisPolicy = one(documents, "NetworkPolicy", "ghostguard-redis");
         assertSelects(redisPolicy.at("/spec/podSelector/matchLabels"), redis.at("/spec/template/metadata/labels"),
             "Redis NetworkPolicy");
-        assertEquals(1, redisPolicy.at("/spec/ingress").size());
+        assertEquals(2, redisPolicy.at("/spec/ingress").size());
+        assertEquals(6379, redisPolicy.at("/spec/ingress/0/ports/0/port").asInt());
+        assertEquals(9121, redisPolicy.at("/spec/ingress/1/ports/0/port").asInt(), "exporter, monitoring only");
+        assertEquals("monitoring", redisPolicy.at("/spec/ingress/1/from/0/namespaceSelector/matchLabels")
+            .path("kubernetes.io/metadata.name").asText());
+        JsonNode redisMonitor = one(documents, "ServiceMonitor", "ghostguard-redis");
+        assertSelects(redisMonitor.at("/spec/selector/matchLabels"),
+            one(documents, "Service", "ghostguard-redis").at("/metadata/labels"), "Redis ServiceMonitor");
+        assertEquals("metrics", redisMonitor.at("/spec/endpoints/0/port").asText());
+        assertEquals("exporter", redis.at("/spec/template/spec/containers/1/name").asText());
         assertSelects(redisPolicy.at("/spec/ingress/0/from/0/podSelector/matchLabels"), podLabels,
             "Redis NetworkPolicy ingress");
 
