@@ -127,6 +127,14 @@ class KubernetesManifestsOpsTest {
         String conf = one(documents, "ConfigMap", redisConfig).at("/data/redis.conf").asText();
         assertTrue(conf.contains("appendonly yes"), conf);
         assertTrue(conf.contains("maxmemory-policy noeviction"), conf);
+        String command = redis.at("/spec/template/spec/containers/0/command").toString();
+        java.util.regex.Matcher override = java.util.regex.Pattern.compile("--maxmemory ([0-9]+[a-z]+)").matcher(command);
+        long maxmemory = megabytes(override.find() ? override.group(1) : conf.lines()
+            .filter(line -> line.startsWith("maxmemory ")).findFirst().orElseThrow().substring("maxmemory ".length())
+            .strip());
+        long limit = megabytes(redis.at("/spec/template/spec/containers/0/resources/limits/memory").asText());
+        assertTrue(maxmemory * 4 <= limit * 3 && maxmemory * 2 > limit,
+            "maxmemory " + maxmemory + " MB against a container limit of " + limit + " MB (about 75 %)");
         JsonNode redisPolicy = one(documents, "NetworkPolicy", "ghostguard-redis");
         assertSelects(redisPolicy.at("/spec/podSelector/matchLabels"), redis.at("/spec/template/metadata/labels"),
             "Redis NetworkPolicy");
@@ -207,5 +215,14 @@ class KubernetesManifestsOpsTest {
         assertFalse(selector.isMissingNode() || selector.isEmpty(), what + " has no selector");
         selector.fields().forEachRemaining(entry -> assertEquals(entry.getValue().asText(),
             labels.path(entry.getKey()).asText(), what + " selector " + entry.getKey()));
+    }
+
+    /** Megabytes of a Redis ("384mb") or Kubernetes ("512Mi", "2Gi") memory size. */
+    private static long megabytes(String size) {
+        String value = size.toLowerCase(java.util.Locale.ROOT);
+        if (value.endsWith("gi") || value.endsWith("gb")) {
+            return Long.parseLong(value.substring(0, value.length() - 2)) * 1024;
+        }
+        return Long.parseLong(value.substring(0, value.length() - 2));
     }
 }
