@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of the idempotency layer, on loopback only, in one run:
 #   1. POST /api/v1/orders with unique keys, enforcement on vs off: throughput ratio and p99 of each;
-#   2. replay of one key vs GET /api/v1/orders/{id}: throughput ratio.
+#   2. replay of one key vs GET /api/v1/orders/{id}: throughput ratio;
+#   3. POST /api/v1/orders with limits on (quotas too high to ever refuse) vs limits off.
 # Needs redis-server and wrk (Debian: apt-get install -y redis-server wrk). Every loop is bounded.
 # Usage: src/bench/idempotency.sh [seconds per run, default 20] [connections, default 32]
 set -euo pipefail
@@ -41,6 +42,8 @@ start_app() {
   java -Xmx512m -Dquarkus.http.port=$APP_PORT -Dquarkus.redis.hosts=redis://127.0.0.1:$REDIS_PORT \
     -Dquarkus.management.port=$MANAGEMENT_PORT -Dquarkus.oidc.public-key="$PUBLIC_KEY" \
     -Dquarkus.oidc.token.issuer=$ISSUER \
+    -Dorders.limits.reads.unknown.quota=1000000000 -Dorders.limits.writes.unknown.quota=1000000000 \
+    -Dorders.limits.new-keys.unknown.quota=1000000000 -Dorders.limits.spend.unknown.amount=1000000000000000 \
     -Dquarkus.otel.sdk.disabled=true -Dquarkus.log.level=WARN "$@" \
     -jar target/quarkus-app/quarkus-run.jar > "$OUT/app.log" 2>&1 &
   APP_PID=$!
@@ -103,6 +106,12 @@ warm -s src/bench/unique-orders.lua "$BASE" -- bench-off warm-off
 run_wrk place-unprotected -s src/bench/unique-orders.lua "$BASE" -- bench-off run-off
 stop_app
 
+start_app -Dorders.limits.enabled=false
+seed bench-nolimits
+warm -s src/bench/unique-orders.lua "$BASE" -- bench-nolimits warm-nolimits
+run_wrk place-limits-off -s src/bench/unique-orders.lua "$BASE" -- bench-nolimits run-nolimits
+stop_app
+
 set +o pipefail
 echo "memory per stored record (MEMORY USAGE, bytes):"
 redis-cli -p "$REDIS_PORT" --scan --pattern 'idem:*' | head -200 | while read -r k; do
@@ -114,4 +123,5 @@ redis-cli -p "$REDIS_PORT" --scan --pattern 'opkey:*' | head -50 | while read -r
 done | sort -n | awk '{a[NR]=$1} END {print "  sampled " NR ", median " a[int((NR+1)/2)]}'
 
 awk -v on="$RPS_place_enforced" -v off="$RPS_place_unprotected" -v rp="$RPS_replay" -v rd="$RPS_read" \
-  'BEGIN { printf "on/off throughput ratio: %.2f (target >= 0.90)\nreplay/read throughput ratio: %.2f (target >= 1.0)\n", on/off, rp/rd }'
+  -v lo="$RPS_place_limits_off" \
+  'BEGIN { printf "on/off throughput ratio: %.2f (target >= 0.90)\nreplay/read throughput ratio: %.2f (target >= 1.0)\nlimits on/off throughput ratio: %.2f\n", on/off, rp/rd, on/lo }'
