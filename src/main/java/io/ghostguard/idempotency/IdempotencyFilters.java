@@ -117,26 +117,15 @@ public class IdempotencyFilters {
             String hash = IdempotencyKey.scopedHash(actor.tenant().value(), actor.principal(), request.getMethod(),
                 endpoint.route(), key);
             CallerType caller = RequestLabels.caller().type();
-            KeyBudget budget = null;
-            Quota quota = null;
-            if (limits.enabled()) {
-                quota = limits.quota(Policy.NEW_KEYS, caller);
-                budget = new KeyBudget(actor.tenant().key(Keyspace.NEW_KEYS, Limits.subject(actor.principal())),
-                    quota.quota(), quota.window());
-            }
-            Quota newKeys = quota;
+            Quota newKeys = limits.enabled() ? limits.quota(Policy.NEW_KEYS, caller) : null;
+            KeyBudget budget = newKeys == null ? null : new KeyBudget(
+                actor.tenant().key(Keyspace.NEW_KEYS, Limits.subject(actor.principal())), newKeys.quota(),
+                newKeys.window());
             return protocol.begin(actor.tenant().key(Keyspace.IDEMPOTENCY, hash), fingerprint, endpoint.lease(),
                     endpoint.inFlightWait(), budget)
                 .map(decision -> respond(endpoint, decision, request, hash, fingerprint))
-                .onFailure(KeyBudgetExceededException.class).recoverWithItem(failure -> {
-                    long wait = ((KeyBudgetExceededException) failure).untilWindowEndsMillis();
-                    metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
-                    limitMetrics.limited(Policy.NEW_KEYS, caller.label());
-                    return RateLimitFilter.refusal(new RateDecision(newKeys, false, 0, wait, wait),
-                        ProblemType.RATE_LIMITED, "Too many fresh Idempotency-Keys for this caller: at most "
-                            + newKeys.quota() + " per " + newKeys.window().toSeconds() + " s; a retry with a key "
-                            + "already used is not counted.");
-                })
+                .onFailure(KeyBudgetExceededException.class).recoverWithItem(failure -> budgetExceeded(endpoint,
+                    caller, newKeys, (KeyBudgetExceededException) failure))
                 .onFailure(StoreUnavailableException.class)
                 .recoverWithItem(() -> storeUnavailable(endpoint, hash, fingerprint));
         });
@@ -197,6 +186,16 @@ public class IdempotencyFilters {
         metrics.decided(endpoint.route(), IdempotencyOutcome.IN_PROGRESS);
         return withRetryAfter(problem(ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS, "The first request with this key "
             + "is still running; retry later to get its result."));
+    }
+
+    private Response budgetExceeded(EndpointPolicy endpoint, CallerType caller, Quota newKeys,
+                                    KeyBudgetExceededException exceeded) {
+        long wait = exceeded.untilWindowEndsMillis();
+        metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
+        limitMetrics.limited(Policy.NEW_KEYS, caller.label());
+        return RateLimitFilter.refusal(new RateDecision(newKeys, false, 0, wait, wait), ProblemType.RATE_LIMITED,
+            "Too many fresh Idempotency-Keys for this caller: at most " + newKeys.quota() + " per "
+                + newKeys.window().toSeconds() + " s; a retry with a key already used is not counted.");
     }
 
     private Response storeUnavailable(EndpointPolicy endpoint, String hash, String fingerprint) {

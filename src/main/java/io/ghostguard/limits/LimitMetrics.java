@@ -2,6 +2,7 @@ package io.ghostguard.limits;
 
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.telemetry.MetricNames;
+import io.quarkus.runtime.Startup;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code rate_limited_total{policy, caller_type}}, {@code spend_capped_total{caller_type}} and
  * {@code rate_limiter_errors_total} (the limiter's store failed and the request went through unlimited).
  */
-@io.quarkus.runtime.Startup
+@Startup
 @ApplicationScoped
 public class LimitMetrics {
 

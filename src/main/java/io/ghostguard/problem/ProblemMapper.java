@@ -102,7 +102,12 @@ public class ProblemMapper {
     /** The token lacks the scope of this operation (checked before any filter or resource runs). */
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException exception) {
-        return respond(Problem.of(ProblemType.FORBIDDEN, "The token lacks the scope this operation needs."));
+        return respond(missingScope());
+    }
+
+    /** The 403 document of a missing scope, the same whichever layer refuses the request. */
+    public static Problem missingScope() {
+        return Problem.of(ProblemType.FORBIDDEN, "The token lacks the scope this operation needs.");
     }
 
     /** Order or SKU unknown for this tenant. */
@@ -216,7 +221,8 @@ public class ProblemMapper {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
     }
 
-    private static String detailOf(ProblemType type) {
+    /** The detail sentence of a framework HTTP error, the same whichever layer answers it. */
+    static String detailOf(ProblemType type) {
         return switch (type) {
             case PAYLOAD_TOO_LARGE -> "The request body exceeds the size limit.";
             case UNSUPPORTED_MEDIA_TYPE -> "Send the body as application/json.";

@@ -2,6 +2,7 @@ package io.ghostguard.security;
 
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
 import io.quarkus.security.AuthenticationFailedException;
@@ -40,7 +41,7 @@ public class SecurityProblems {
             writer.end(context.response(), Boolean.TRUE.equals(context.get(TenantPolicy.TENANT_MISSING))
                 ? Problem.of(ProblemType.TENANT_MISSING, "The token must carry a tenant claim matching "
                     + TokenClaims.TENANT_PATTERN.pattern() + ".")
-                : forbidden());
+                : ProblemMapper.missingScope());
         } else {
             context.next();
         }
@@ -49,10 +50,5 @@ public class SecurityProblems {
     /** The 401 document: which token the service expects, never why a given one failed. */
     static Problem unauthorized() {
         return Problem.of(ProblemType.UNAUTHORIZED, "Send one valid bearer token in the Authorization header.");
-    }
-
-    /** The 403 document of a missing scope. */
-    static Problem forbidden() {
-        return Problem.of(ProblemType.FORBIDDEN, "The token lacks the scope this operation needs.");
     }
 }

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
@@ -159,7 +160,7 @@ class LimitsTest {
             .header("RateLimit-Policy", equalTo("\"reads\";q=1000;w=60"))
             .header("RateLimit", matchesPattern("\"reads\";r=[0-9]+;t=[0-9]+"));
         double before = metrics().find("rate_limiter_errors_total", s -> "reads".equals(s.label("policy")))
-            .map(PrometheusSample::value).orElse(0.0);
+            .map(PrometheusText.Sample::value).orElse(0.0);
         assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "resetkeys", "~inv:*", "~idem:*", "~nk:*",
             "~spend:*", "~order:*", "~orders:*", "~seq:*", "~ledger:*", "~opkey:*", "~cref:*"));
         try {
@@ -168,14 +169,7 @@ class LimitsTest {
             assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "allkeys"));
         }
         double after = metrics().find("rate_limiter_errors_total", s -> "reads".equals(s.label("policy")))
-            .map(PrometheusSample::value).orElse(0.0);
+            .map(PrometheusText.Sample::value).orElse(0.0);
         assertEquals(before + 1, after, "the limiter's failure is counted");
-    }
-
-    /** The sample type of the Prometheus parser, named for readability here. */
-    private interface PrometheusSample {
-        static double value(io.ghostguard.support.PrometheusText.Sample sample) {
-            return sample.value();
-        }
     }
 }

@@ -1,18 +1,17 @@
 package io.ghostguard.orders.api;
 
-import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Links;
-import io.ghostguard.caller.CallerType;
+import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
+import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.idempotency.OperationContext;
-import io.ghostguard.limits.LimitMetrics;
-import io.ghostguard.limits.Limits;
-
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
+import io.ghostguard.limits.LimitMetrics;
+import io.ghostguard.limits.Limits;
 import io.ghostguard.orders.ClientReferenceConflictException;
 import io.ghostguard.orders.CurrencyMismatchException;
 import io.ghostguard.orders.InsufficientStockException;
@@ -22,8 +21,8 @@ import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
 import io.ghostguard.orders.SpendCapExceededException;
 import io.ghostguard.orders.SpendLimit;
-import io.ghostguard.security.Actor;
 import io.ghostguard.payments.PaymentDeclinedException;
+import io.ghostguard.security.Actor;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.security.Scopes;
 import io.ghostguard.telemetry.OrderMetrics;
@@ -42,10 +41,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.HttpHeaders;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -207,29 +207,20 @@ public class OrderResource {
         return new SpendLimit(Limits.subject(actor.principal()), cap.amount(), cap.window());
     }
 
+    /** The domain's refusals, each with its placement result; anything else is an error. */
+    private static final Map<Class<? extends Throwable>, OrderMetrics.Result> REFUSALS = Map.of(
+        PaymentDeclinedException.class, OrderMetrics.Result.PAYMENT_DECLINED,
+        InsufficientStockException.class, OrderMetrics.Result.INSUFFICIENT_STOCK,
+        CurrencyMismatchException.class, OrderMetrics.Result.CURRENCY_MISMATCH,
+        OperationKeyReusedException.class, OrderMetrics.Result.KEY_REUSED,
+        ClientReferenceConflictException.class, OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT,
+        SpendCapExceededException.class, OrderMetrics.Result.SPEND_CAPPED);
+
     private static OrderMetrics.Result resultOf(Placement placement, Throwable failure) {
         if (failure == null) {
             return placement.created() ? OrderMetrics.Result.CREATED : OrderMetrics.Result.EXISTING;
         }
-        if (failure instanceof PaymentDeclinedException) {
-            return OrderMetrics.Result.PAYMENT_DECLINED;
-        }
-        if (failure instanceof InsufficientStockException) {
-            return OrderMetrics.Result.INSUFFICIENT_STOCK;
-        }
-        if (failure instanceof CurrencyMismatchException) {
-            return OrderMetrics.Result.CURRENCY_MISMATCH;
-        }
-        if (failure instanceof OperationKeyReusedException) {
-            return OrderMetrics.Result.KEY_REUSED;
-        }
-        if (failure instanceof ClientReferenceConflictException) {
-            return OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT;
-        }
-        if (failure instanceof SpendCapExceededException) {
-            return OrderMetrics.Result.SPEND_CAPPED;
-        }
-        return OrderMetrics.Result.ERROR;
+        return REFUSALS.getOrDefault(failure.getClass(), OrderMetrics.Result.ERROR);
     }
 
     private Response placed(Placement placement) {
