@@ -19,15 +19,9 @@ command -v redis-server >/dev/null || { echo "redis-server is required (apt-get 
 [ -f target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q compile quarkus:build
 
 # Bearer tokens as deployed: a key pair made for this run (never committed) and one token signed with it.
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$OUT/key.pem" 2>/dev/null
-PUBLIC_KEY=$(openssl pkey -in "$OUT/key.pem" -pubout -outform DER | base64 -w0)
-ISSUER=https://issuer.bench.local
-b64() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
-header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64)
-payload=$(printf '{"iss":"%s","sub":"bench","tenant":"bench","scope":"orders:read orders:write inventory:write","iat":%d,"exp":%d}' \
-  "$ISSUER" "$(date +%s)" $(( $(date +%s) + 7200 )) | b64)
-export BENCH_TOKEN="$header.$payload.$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$OUT/key.pem" -binary | b64)"
-AUTH="Authorization: Bearer $BENCH_TOKEN"
+# shellcheck source=src/bench/common.sh
+source src/bench/common.sh
+mint_token
 MANAGEMENT_PORT=19181
 
 pids=()
@@ -61,21 +55,13 @@ seed() {
     -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
 }
 
-run_wrk() { # name, wrk args...
-  local name=$1; shift
-  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" > "$OUT/$name.txt"
-  local rps p99
-  rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/$name.txt")
-  p99=$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")
-  local non2xx
-  non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
-  printf '%-22s %10s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
-  if [ "$name" = place-enforced ]; then
+run() { # name, wrk args...
+  run_wrk "$1" "$DURATION" "${@:2}"
+  if [ "$1" = place-enforced ]; then
     local replayed
     replayed=$(curl -s "http://127.0.0.1:$MANAGEMENT_PORT/q/metrics" | awk -F' ' '/^idempotency_requests_total\{.*outcome="replayed"/ {s+=$2} END {print s+0}')
     echo "  replays counted by the service so far: $replayed (must be 0: every key is new)"
   fi
-  eval "RPS_${name//-/_}=$rps"
 }
 
 warm() { wrk -t2 -c"$CONNECTIONS" -d"${WARMUP:-20}s" "$@" >/dev/null; }
@@ -87,7 +73,7 @@ echo "runs of ${DURATION}s, ${CONNECTIONS} connections, 2 wrk threads"
 start_app
 seed bench-on
 warm -s src/bench/unique-orders.lua "$BASE" -- bench-on warm-on
-run_wrk place-enforced -s src/bench/unique-orders.lua "$BASE" -- bench-on run-on
+run place-enforced -s src/bench/unique-orders.lua "$BASE" -- bench-on run-on
 
 KEY="bench-replay-$RANDOM"
 ORDER=$(curl -sf -X POST "$BASE/api/v1/orders" -H 'Content-Type: application/json' -H "Idempotency-Key: $KEY" \
@@ -95,21 +81,21 @@ ORDER=$(curl -sf -X POST "$BASE/api/v1/orders" -H 'Content-Type: application/jso
   -d '{"customerId":"bench","items":[{"sku":"bench-on","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}')
 ORDER_ID=$(echo "$ORDER" | sed 's/.*"id":"\([^"]*\)".*/\1/')
 warm -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
-run_wrk replay -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
+run replay -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
 warm -H "$AUTH" "$BASE/api/v1/orders/$ORDER_ID"
-run_wrk read -H "$AUTH" "$BASE/api/v1/orders/$ORDER_ID"
+run read -H "$AUTH" "$BASE/api/v1/orders/$ORDER_ID"
 stop_app
 
 start_app -Dorders.idempotency.endpoints.place-order.enabled=false
 seed bench-off
 warm -s src/bench/unique-orders.lua "$BASE" -- bench-off warm-off
-run_wrk place-unprotected -s src/bench/unique-orders.lua "$BASE" -- bench-off run-off
+run place-unprotected -s src/bench/unique-orders.lua "$BASE" -- bench-off run-off
 stop_app
 
 start_app -Dorders.limits.enabled=false
 seed bench-nolimits
 warm -s src/bench/unique-orders.lua "$BASE" -- bench-nolimits warm-nolimits
-run_wrk place-limits-off -s src/bench/unique-orders.lua "$BASE" -- bench-nolimits run-nolimits
+run place-limits-off -s src/bench/unique-orders.lua "$BASE" -- bench-nolimits run-nolimits
 stop_app
 
 set +o pipefail
@@ -121,6 +107,12 @@ echo "natural keys (opkey:*) per order (bytes):"
 redis-cli -p "$REDIS_PORT" --scan --pattern 'opkey:*' | head -50 | while read -r k; do
   redis-cli -p "$REDIS_PORT" MEMORY USAGE "$k"
 done | sort -n | awk '{a[NR]=$1} END {print "  sampled " NR ", median " a[int((NR+1)/2)]}'
+for kind in order ledger; do
+  echo "$kind records (${kind}:*) per order (bytes):"
+  redis-cli -p "$REDIS_PORT" --scan --pattern "$kind:*" | head -50 | while read -r k; do
+    redis-cli -p "$REDIS_PORT" MEMORY USAGE "$k"
+  done | sort -n | awk '{a[NR]=$1} END {print "  sampled " NR ", median " a[int((NR+1)/2)]}'
+done
 
 awk -v on="$RPS_place_enforced" -v off="$RPS_place_unprotected" -v rp="$RPS_replay" -v rd="$RPS_read" \
   -v lo="$RPS_place_limits_off" \

@@ -1,6 +1,6 @@
 -- Cancels one order atomically: flips CONFIRMED to CANCELLED, restocks every line and appends one
 -- REFUND to the ledger. A second cancellation finds CANCELLED and changes nothing, so a refund
--- can never be paid twice.
+-- can never be paid twice. The order keeps its retention (KEEPTTL; the ledger list keeps its own).
 --
 -- KEYS[1] order record  order:{t}:<orderId>   KEYS[2] ledger  ledger:{t}:<orderId>
 -- KEYS[3..] inventory   inv:{t}:<sku>, one per order line in the order's line order
@@ -12,13 +12,13 @@ if not raw then return {'missing'} end
 local order = cjson.decode(raw)
 if order.status ~= 'CONFIRMED' then return {'unchanged', raw} end
 
-for i, line in ipairs(order.lines) do
+for i, line in ipairs(order.items) do
   redis.call('HINCRBY', KEYS[2 + i], 'available', line.quantity)
   redis.call('HINCRBY', KEYS[2 + i], 'version', 1)
 end
 order.status = 'CANCELLED'
 local updated = cjson.encode(order)
-redis.call('SET', KEYS[1], updated)
+redis.call('SET', KEYS[1], updated, 'KEEPTTL')
 redis.call('RPUSH', KEYS[2], cjson.encode({
   id = ARGV[1], orderId = order.id, type = 'REFUND', amount = order.total, currency = order.currency,
   createdAt = ARGV[2]

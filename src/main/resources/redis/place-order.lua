@@ -15,9 +15,13 @@
 -- ARGV[6] createdAt (ISO-8601)  ARGV[7] request digest of the operation key, '' when none  ARGV[8] ledger entry id
 -- ARGV[9] content digest of the order (customer, lines, currency)
 -- ARGV[10] spend cap in minor units, '' for none  ARGV[11] spend window in ms
--- ARGV[12..] quantities, one per inventory key, in the same order
+-- ARGV[12] order retention in ms, 0 to keep orders for ever
+-- ARGV[13..] quantities, one per inventory key, in the same order
+-- Retention: the natural keys expire after the retention, the order, its ledger and the indexes a minute later
+-- (so a natural key never names a deleted order). Each placement drops the two oldest entries of both indexes
+-- when their orders are gone; those order keys are read by name, in the tenant's slot like every other key.
 -- A natural key is bound to what first used it: the same key with another digest changes nothing and says so.
--- Returns {'created', orderJson} | {'existing', orderId} | {'insufficient', sku, requested, available}
+-- Returns {'created', orderJson, orderId} | {'existing', orderId} | {'insufficient', sku, requested, available}
 --       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
 --       | {'spend-cap', ms until the spend window ends}
 
@@ -51,7 +55,7 @@ local total = 0
 for i = 1, lineCount do
   local invKey = KEYS[8 + i]
   local sku = string.match(invKey, ':([^:]*)$')
-  local qty = tonumber(ARGV[11 + i])
+  local qty = tonumber(ARGV[12 + i])
   local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency')
   local available = tonumber(stock[1]) or 0
   if stock[1] == false or available < qty then
@@ -84,12 +88,20 @@ if ARGV[10] ~= '' then
   if redis.call('PTTL', KEYS[8]) < 0 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
 end
 
-local clientReference = cjson.null
-if ARGV[5] ~= '' then clientReference = ARGV[5] end
-local order = cjson.encode({
-  id = ARGV[1], status = 'CONFIRMED', customerId = ARGV[2], lines = lines, total = total,
-  currency = ARGV[3], paymentId = ARGV[4], clientReference = clientReference, createdAt = ARGV[6]
-})
+-- The order record is written field by field in the API's layout (the fields and order of OrderResponse), so
+-- the record is also the body of the 201 that placed it and of every replay of it.
+local function int(value) return string.format('%d', value) end
+local items = {}
+for i = 1, lineCount do
+  items[i] = '{"sku":' .. cjson.encode(lines[i].sku) .. ',"quantity":' .. int(lines[i].quantity)
+    .. ',"unitPrice":' .. int(lines[i].unitPrice) .. ',"lineTotal":' .. int(lines[i].lineTotal) .. '}'
+end
+local clientReference = 'null'
+if ARGV[5] ~= '' then clientReference = cjson.encode(ARGV[5]) end
+local order = '{"id":' .. cjson.encode(ARGV[1]) .. ',"status":"CONFIRMED","customerId":' .. cjson.encode(ARGV[2])
+  .. ',"items":[' .. table.concat(items, ',') .. '],"total":' .. int(total) .. ',"currency":'
+  .. cjson.encode(ARGV[3]) .. ',"paymentId":' .. cjson.encode(ARGV[4]) .. ',"clientReference":' .. clientReference
+  .. ',"createdAt":' .. cjson.encode(ARGV[6]) .. '}'
 redis.call('SET', KEYS[1], order)
 redis.call('RPUSH', KEYS[2], cjson.encode({
   id = ARGV[8], orderId = ARGV[1], type = 'CHARGE', amount = total, currency = ARGV[3], createdAt = ARGV[6]
@@ -99,4 +111,20 @@ redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[6], ARGV[1] .. '\n' .. ARGV[7]) end
 if ARGV[5] ~= '' then redis.call('SET', KEYS[7], ARGV[1] .. '\n' .. ARGV[9]) end
-return {'created', order}
+
+local retention = tonumber(ARGV[12])
+if retention > 0 then
+  local kept = retention + 60000
+  redis.call('PEXPIRE', KEYS[1], kept)
+  redis.call('PEXPIRE', KEYS[2], kept)
+  if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[6], retention) end
+  if ARGV[5] ~= '' then redis.call('PEXPIRE', KEYS[7], retention) end
+  local orderPrefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[1])
+  for _, index in ipairs({KEYS[3], KEYS[4]}) do
+    for _, oldest in ipairs(redis.call('ZRANGE', index, 0, 1)) do
+      if redis.call('EXISTS', orderPrefix .. oldest) == 0 then redis.call('ZREM', index, oldest) end
+    end
+    redis.call('PEXPIRE', index, kept)
+  end
+end
+return {'created', order, ARGV[1]}

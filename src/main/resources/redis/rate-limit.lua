@@ -1,20 +1,4 @@
--- One GCRA step for one subject (tenant, principal, policy): allows the request when it fits the quota per
--- window (burst = quota) and records it; denies it otherwise and records nothing. Uses the server clock, so
--- every instance of the service shares one view of time and one quota.
--- KEYS[1] rl:{t}:<policy>:<principal digest>  (string: theoretical arrival time in ms)
--- ARGV[1] quota  ARGV[2] window in ms
+-- One GCRA step (lib/gcra) for a request whose limit is not folded into another script.
+-- KEYS[1] rl:{t}:<policy>:<principal digest>  ARGV[1] quota  ARGV[2] window in ms
 -- Returns {allowed (1|0), remaining, retry after ms (0 when allowed), ms until the quota is whole again}
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local quota = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local interval = window / quota
-local tat = tonumber(redis.call('GET', KEYS[1])) or now
-if tat < now then tat = now end
-local next = tat + interval
-local allowedFrom = next - window
-if now < allowedFrom then
-  return {0, 0, math.ceil(allowedFrom - now), math.ceil(tat - now)}
-end
-redis.call('SET', KEYS[1], string.format('%.3f', next), 'PX', math.max(1, math.ceil(next - now)))
-return {1, math.floor((now - allowedFrom) / interval), 0, math.ceil(next - now)}
+return {gcra(KEYS[1], ARGV[1], ARGV[2])}

@@ -29,6 +29,13 @@ public interface OrdersConfig {
     /** What a caller may do, per caller type (SPEC 9); the values live in application.properties. */
     LimitsConfig limits();
 
+    /**
+     * How long an order, its ledger, its index entries and its natural keys are kept after placement; zero keeps
+     * them for ever (for deployments that archive and delete orders themselves). Default 90 days.
+     */
+    @WithDefault("P90D")
+    Duration orderRetention();
+
     /** Limits per tenant and principal, with values per caller type ({@code human}, {@code agent}, ...). */
     interface LimitsConfig {
         /** Whether request rates are limited at all; default true (off only for benchmarks). */

@@ -6,15 +6,20 @@ import io.ghostguard.api.Pipeline;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.config.OrdersConfig.StoreFailureMode;
+import io.ghostguard.limits.FoldedLimit;
 import io.ghostguard.limits.LimitMetrics;
 import io.ghostguard.limits.Limits;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.Quota;
+import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimitFilter;
+import io.ghostguard.limits.RateLimitedException;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.ProblemType;
+import io.ghostguard.redis.GuardStopped;
+import io.ghostguard.redis.ScriptGuard;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.telemetry.RequestLabels;
@@ -39,10 +44,12 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
@@ -50,9 +57,10 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * The idempotency boundary on the REST surface: adapts HTTP to the {@link ClaimProtocol}. The request filter
  * reads the key, fingerprints the request and asks the protocol; its decision becomes a replay or a problem
  * document, or lets the resource run. The response filter completes the claim with a final outcome, or
- * abandons it for everything a retry should execute again.
+ * abandons it for everything a retry should execute again. The request's rate limit ({@code writes}) is counted
+ * by the same claim script, so limit and claim cost one round trip ({@link FoldedLimit}).
  */
-public class IdempotencyFilters {
+public class IdempotencyFilters implements FoldedLimit {
 
     /** Response header on replays. */
     public static final String REPLAYED_HEADER = "Idempotent-Replayed";
@@ -60,6 +68,12 @@ public class IdempotencyFilters {
     private static final Logger LOG = Logger.getLogger(IdempotencyFilters.class);
     private static final String CLAIM = IdempotencyFilters.class.getName() + ".claim";
     private static final String RETRY_AFTER_SECONDS = "1";
+    private static final String STOPPED = IdempotencyFilters.class.getName() + ".stopped";
+    private static final String GUARD_HELD = "held";
+    /** The {@code operation} label of a folded script's store call: claim, effect and commit at once. */
+    private static final String FOLDED_OPERATION = "folded";
+    private static final String GUARD_LIMITED = "limited";
+    private static final String GUARD_BUDGET = "budget";
 
     private final ClaimProtocol protocol;
     private final IdempotencyMetrics metrics;
@@ -88,14 +102,16 @@ public class IdempotencyFilters {
         this.json = json;
     }
 
+    /** Requests this edge claims a key for: their rate limit is counted by the claim script. */
+    @Override
+    public boolean counts(ContainerRequestContext request, ResourceInfo resource) {
+        return policyOf(request, resource).isPresent();
+    }
+
     /** Decides a state-changing request before its resource method runs; a null item lets it run. */
     @ServerRequestFilter(readBody = true, priority = Pipeline.FILTER_IDEMPOTENCY)
     public Uni<Response> beforeResource(ContainerRequestContext request, ResourceInfo resource) {
-        Method method = resource.getResourceMethod();
-        if (method == null || !IdempotencyKey.ENFORCED_METHODS.contains(request.getMethod())) {
-            return Uni.createFrom().nullItem();
-        }
-        Optional<EndpointPolicy> policy = policies.computeIfAbsent(method, this::policyOf);
+        Optional<EndpointPolicy> policy = policyOf(request, resource);
         if (policy.isEmpty()) {
             return Uni.createFrom().nullItem();
         }
@@ -121,9 +137,22 @@ public class IdempotencyFilters {
             KeyBudget budget = newKeys == null ? null : new KeyBudget(
                 actor.tenant().key(Keyspace.NEW_KEYS, Limits.subject(actor.principal())), newKeys.quota(),
                 newKeys.window());
-            return protocol.begin(actor.tenant().key(Keyspace.IDEMPOTENCY, hash), fingerprint, endpoint.lease(),
-                    endpoint.inFlightWait(), budget)
+            RateCheck rate = limits.enabled()
+                ? RateCheck.of(actor.tenant(), actor.principal(), limits.quota(Policy.WRITES, caller)) : null;
+            String storageKey = actor.tenant().key(Keyspace.IDEMPOTENCY, hash);
+            if (endpoint.folded()) {
+                // The resource hands this claim to its domain script, which takes it, executes and stores the
+                // result in one round trip; what the script's guard said is read after the resource.
+                operation.bind(hash, fingerprint);
+                operation.fold(new OperationContext.Folded(endpoint, protocol.prepare(storageKey, fingerprint),
+                    budget, rate));
+                return Uni.createFrom().<Response>nullItem();
+            }
+            return protocol.begin(storageKey, fingerprint, endpoint.lease(),
+                    endpoint.inFlightWait(), budget, rate, decision -> RateLimitFilter.record(request, decision))
                 .map(decision -> respond(endpoint, decision, request, hash, fingerprint))
+                .onFailure(RateLimitedException.class).recoverWithItem(failure -> rateLimited(endpoint, caller,
+                    request, ((RateLimitedException) failure).decision()))
                 .onFailure(KeyBudgetExceededException.class).recoverWithItem(failure -> budgetExceeded(endpoint,
                     caller, newKeys, (KeyBudgetExceededException) failure))
                 .onFailure(StoreUnavailableException.class)
@@ -134,10 +163,33 @@ public class IdempotencyFilters {
     /** Completes the claim with a final outcome or abandons it, before the response is sent. */
     @ServerResponseFilter(priority = Pipeline.FILTER_IDEMPOTENCY)
     public Uni<Void> afterResource(ContainerRequestContext request, ContainerResponseContext response) {
-        if (!(request.getProperty(CLAIM) instanceof HeldClaim held)) {
+        HeldClaim held;
+        if (request.getProperty(CLAIM) instanceof HeldClaim claimed) {
+            request.removeProperty(CLAIM);
+            held = claimed;
+        } else if (operation.folded() != null && request.getProperty(STOPPED) == null) {
+            OperationContext.Folded folded = operation.folded();
+            ScriptGuard guard = operation.handedGuard();
+            boolean unavailable = response.getStatus() == Response.Status.SERVICE_UNAVAILABLE.getStatusCode();
+            if (guard != null) {
+                metrics.recordStore(FOLDED_OPERATION, operation.sinceHanded(), !unavailable);
+            }
+            if (unavailable) {
+                return mayHaveBeenApplied(folded, response);
+            }
+            String state = guard == null ? null : guard.state();
+            if (state == null) {
+                return completeUnclaimed(request, folded, response);
+            }
+            metrics.decided(folded.endpoint().route(), IdempotencyOutcome.EXECUTED);
+            recordRate(request, folded, guard.reply());
+            if (!GUARD_HELD.equals(state)) {
+                return Uni.createFrom().voidItem();
+            }
+            held = new HeldClaim(folded.endpoint(), folded.claim());
+        } else {
             return Uni.createFrom().voidItem();
         }
-        request.removeProperty(CLAIM);
         String route = held.policy().route();
         int status = response.getStatus();
         if (!isFinal(status, response.getEntity())) {
@@ -166,6 +218,95 @@ public class IdempotencyFilters {
             .replaceWithVoid();
     }
 
+    /**
+     * A folded request whose guard answered before the domain ran: over the rate or the new-key budget, or the
+     * key already holds a record (a reuse, a stored result to replay, or a running twin to wait for).
+     */
+    @ServerExceptionMapper
+    public Uni<Response> guardStopped(GuardStopped stop, ContainerRequestContext request) {
+        request.setProperty(STOPPED, Boolean.TRUE);
+        metrics.recordStore(FOLDED_OPERATION, operation.sinceHanded(), true);
+        OperationContext.Folded folded = operation.folded();
+        EndpointPolicy endpoint = folded.endpoint();
+        CallerType caller = RequestLabels.caller().type();
+        List<String> reply = stop.reply();
+        if (GUARD_LIMITED.equals(reply.get(0))) {
+            return Uni.createFrom().item(rateLimited(endpoint, caller, request, folded.rate().decision(reply, 2)));
+        }
+        recordRate(request, folded, reply);
+        if (GUARD_BUDGET.equals(reply.get(0))) {
+            Quota newKeys = limits.quota(Policy.NEW_KEYS, caller);
+            return Uni.createFrom().item(budgetExceeded(endpoint, caller, newKeys,
+                new KeyBudgetExceededException(Long.parseLong(reply.get(1)))));
+        }
+        ClaimProtocol.Claim claim = folded.claim();
+        return protocol.await(claim, IdempotencyRecord.decode(reply.get(1)), endpoint.inFlightWait())
+            .map(decision -> respond(endpoint, decision, request, operation.operationKey(),
+                claim.pending().fingerprint()))
+            .onFailure(StoreUnavailableException.class).recoverWithItem(() -> withRetryAfter(problem(
+                ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "The first request with this key is still running and its "
+                    + "result could not be read; retry with the same key to get it.")));
+    }
+
+    private static void recordRate(ContainerRequestContext request, OperationContext.Folded folded,
+                                   List<String> reply) {
+        if (folded.rate() != null) {
+            RateLimitFilter.record(request, folded.rate().decision(reply, 2));
+        }
+    }
+
+    /**
+     * A folded request whose script never ran: a refusal before it (a declined payment) is stored unless the key
+     * holds a record by now, in which case that record answers instead (a replay, a reuse or a running twin).
+     * A 503 says what is known: the script may have run, and a retry with the same key gets its result.
+     */
+    private Uni<Void> completeUnclaimed(ContainerRequestContext request, OperationContext.Folded folded,
+                                        ContainerResponseContext response) {
+        EndpointPolicy endpoint = folded.endpoint();
+        int status = response.getStatus();
+        if (!isFinal(status, response.getEntity())) {
+            return Uni.createFrom().voidItem();
+        }
+        String body = serialize(response.getEntity());
+        String contentType = contentTypeOf(response);
+        if (body != null) {
+            response.setEntity(body.getBytes(StandardCharsets.UTF_8), null, MediaType.valueOf(contentType));
+        }
+        return protocol.completeUnclaimed(folded.claim(), status, contentType,
+                response.getHeaderString(HttpHeaders.LOCATION), body, endpoint.retention())
+            .invoke(earlier -> {
+                if (earlier.isEmpty()) {
+                    metrics.decided(endpoint.route(), IdempotencyOutcome.EXECUTED);
+                } else {
+                    answer(response, respond(endpoint, earlier.get(), request, operation.operationKey(),
+                        folded.claim().pending().fingerprint()));
+                }
+            })
+            .onFailure().invoke(failure -> LOG.warnf("could not store idempotent response on %s", endpoint.route()))
+            .onFailure().recoverWithItem(Optional.empty())
+            .replaceWithVoid();
+    }
+
+    /**
+     * A folded request answered 503: the store failed during or after the script (a timeout, or too few replica
+     * acknowledgements), so the attempt may have been applied, and a retry with the same key gets its result.
+     */
+    private Uni<Void> mayHaveBeenApplied(OperationContext.Folded folded, ContainerResponseContext response) {
+        metrics.decided(folded.endpoint().route(), IdempotencyOutcome.STORE_UNAVAILABLE);
+        answer(response, withRetryAfter(problem(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
+            "The store did not answer in time, so this attempt may have been applied; retry with the same "
+                + "Idempotency-Key to get its result (it is never applied twice).")));
+        return Uni.createFrom().voidItem();
+    }
+
+    /** Makes {@code answer} the response: status, entity and headers. */
+    private static void answer(ContainerResponseContext response, Response answer) {
+        response.setStatus(answer.getStatus());
+        response.getHeaders().clear();
+        answer.getHeaders().forEach((name, values) -> response.getHeaders().put(name, values));
+        response.setEntity(answer.getEntity(), null, answer.getMediaType());
+    }
+
     private Response respond(EndpointPolicy endpoint, ClaimProtocol.Decision decision,
                              ContainerRequestContext request, String hash, String fingerprint) {
         if (decision instanceof ClaimProtocol.Decision.Execute execute) {
@@ -186,6 +327,13 @@ public class IdempotencyFilters {
         metrics.decided(endpoint.route(), IdempotencyOutcome.IN_PROGRESS);
         return withRetryAfter(problem(ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS, "The first request with this key "
             + "is still running; retry later to get its result."));
+    }
+
+    private Response rateLimited(EndpointPolicy endpoint, CallerType caller, ContainerRequestContext request,
+                                 RateDecision decision) {
+        metrics.decided(endpoint.route(), IdempotencyOutcome.RATE_LIMITED);
+        RateLimitFilter.record(request, decision);
+        return RateLimitFilter.refused(decision, caller, limitMetrics);
     }
 
     private Response budgetExceeded(EndpointPolicy endpoint, CallerType caller, Quota newKeys,
@@ -216,11 +364,20 @@ public class IdempotencyFilters {
         return Uni.createFrom().item(response);
     }
 
+    /** The policy of a request's endpoint, empty when the request is not one this edge claims a key for. */
+    private Optional<EndpointPolicy> policyOf(ContainerRequestContext request, ResourceInfo resource) {
+        Method method = resource.getResourceMethod();
+        if (method == null || !IdempotencyKey.ENFORCED_METHODS.contains(request.getMethod())) {
+            return Optional.empty();
+        }
+        return policies.computeIfAbsent(method, this::policyOf);
+    }
+
     private Optional<EndpointPolicy> policyOf(Method method) {
         IdempotencyPolicy named = method.getAnnotation(IdempotencyPolicy.class);
         String name = named == null ? "default" : named.value();
         return Optional.ofNullable(EndpointPolicy.resolve(config.idempotency(), name, routeOf(method),
-            hasBodyParameter(method)));
+            hasBodyParameter(method), named != null && named.folded()));
     }
 
     /** Route template of a resource method: its class and method {@code @Path} values. */

@@ -19,7 +19,9 @@ public enum IdempotencyOutcome {
     /** Store down and the endpoint fails open: executed without protection. */
     FAIL_OPEN("fail_open"),
     /** The principal's new-key budget is used up: 429. */
-    KEY_BUDGET_EXCEEDED("key_budget_exceeded");
+    KEY_BUDGET_EXCEEDED("key_budget_exceeded"),
+    /** The principal's write rate is used up: 429, nothing claimed. */
+    RATE_LIMITED("rate_limited");
 
     private final String label;
 

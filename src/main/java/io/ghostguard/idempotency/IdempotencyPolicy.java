@@ -16,4 +16,11 @@ public @interface IdempotencyPolicy {
 
     /** Endpoint name used as the configuration key, for example {@code place-order}. */
     String value();
+
+    /**
+     * Whether the resource hands the claim to its domain script ({@link OperationContext#guard}), so that claim,
+     * effect and commit are one script and one round trip (SPEC 5). Only for an endpoint whose effect is one
+     * script; a fail-open endpoint is never folded (its store and its effect fail together).
+     */
+    boolean folded() default false;
 }

@@ -1,8 +1,13 @@
 package io.ghostguard.idempotency;
 
+import io.ghostguard.limits.RateCheck;
+import io.ghostguard.limits.RateDecision;
+import io.ghostguard.limits.RateLimitedException;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.value.ReactiveValueCommands;
+import io.quarkus.redis.datasource.value.SetArgs;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -16,35 +21,38 @@ import java.util.Optional;
 @ApplicationScoped
 public class RedisClaimStore implements ClaimStore {
 
-    private static final LuaScript CLAIM = LuaScript.load("idempotency-claim");
+    private static final LuaScript CLAIM = LuaScript.load("idempotency-claim", "gcra", "claim");
     private static final LuaScript COMMIT = LuaScript.load("idempotency-commit");
     private static final LuaScript RELEASE = LuaScript.load("idempotency-release");
 
     private final ReactiveRedisDataSource redis;
+    private final ReactiveValueCommands<String, String> values;
     private final RedisCalls calls;
     private final IdempotencyMetrics metrics;
 
     public RedisClaimStore(ReactiveRedisDataSource redis, RedisCalls calls, IdempotencyMetrics metrics) {
         this.redis = redis;
+        this.values = redis.value(String.class);
         this.calls = calls;
         this.metrics = metrics;
     }
 
     @Override
-    public Uni<Optional<IdempotencyRecord>> claim(String key, IdempotencyRecord pending, Duration lease,
-                                                  KeyBudget budget) {
+    public Uni<Claimed> claim(String key, IdempotencyRecord pending, Duration lease, KeyBudget budget, RateCheck rate) {
         List<String> args = List.of(pending.encode(), Long.toString(lease.toMillis()),
             budget == null ? "" : Long.toString(budget.quota()),
-            budget == null ? "0" : Long.toString(budget.window().toMillis()));
-        List<String> keys = List.of(key, budget == null ? key : budget.counterKey());
+            budget == null ? "0" : Long.toString(budget.window().toMillis()),
+            rate == null ? "" : rate.arguments().get(0), rate == null ? "0" : rate.arguments().get(1));
+        List<String> keys = List.of(key, budget == null ? key : budget.counterKey(), rate == null ? key : rate.key());
         return timed("claim", CLAIM.run(redis, keys, args)).map(reply -> {
-            if (reply.isEmpty() || reply.get(0) == null) {
-                return Optional.empty();
-            }
-            if (reply.size() == 2 && "budget".equals(reply.get(0))) {
-                throw new KeyBudgetExceededException(Long.parseLong(reply.get(1)));
-            }
-            return Optional.of(IdempotencyRecord.decode(reply.get(0)));
+            RateDecision decision = rate == null ? null : rate.decision(reply, 2);
+            return switch (reply.get(0)) {
+                case "claimed" -> new Claimed(Optional.empty(), decision);
+                case "existing" -> new Claimed(Optional.of(IdempotencyRecord.decode(reply.get(1))), decision);
+                case "budget" -> throw new KeyBudgetExceededException(Long.parseLong(reply.get(1)));
+                case "limited" -> throw new RateLimitedException(decision);
+                default -> throw new IllegalStateException("unexpected claim reply");
+            };
         });
     }
 
@@ -58,6 +66,18 @@ public class RedisClaimStore implements ClaimStore {
     public Uni<Boolean> release(String key, IdempotencyRecord pending) {
         return timed("release", RELEASE.run(redis, List.of(key), List.of(pending.encode())))
             .map(RedisClaimStore::one);
+    }
+
+    @Override
+    public Uni<Optional<IdempotencyRecord>> peek(String key) {
+        return timed("peek", values.get(key)).map(raw -> Optional.ofNullable(raw).map(IdempotencyRecord::decode));
+    }
+
+    @Override
+    public Uni<Optional<IdempotencyRecord>> storeIfAbsent(String key, IdempotencyRecord completed,
+                                                          Duration retention) {
+        return timed("commit", values.setGet(key, completed.encode(), new SetArgs().nx().px(retention)))
+            .map(previous -> Optional.ofNullable(previous).map(IdempotencyRecord::decode));
     }
 
     private <T> Uni<T> timed(String operation, Uni<T> call) {

@@ -9,8 +9,10 @@ import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.telemetry.RequestLabels;
 import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
@@ -22,6 +24,8 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * every instance. Over the quota: 429 {@code rate-limited} with {@code Retry-After}, before anything else runs
  * or any key is claimed. Every limited response, 2xx or 4xx, carries {@code RateLimit-Policy} and
  * {@code RateLimit}. When the limiter's store fails, requests go through unlimited, counted and logged.
+ * Requests that another edge counts in its own script ({@link FoldedLimit}, the idempotency claim) are left to
+ * it; that edge records its decision here with {@link #record} so the headers are the same.
  */
 public class RateLimitFilter {
 
@@ -37,40 +41,51 @@ public class RateLimitFilter {
     private final RateLimitStore store;
     private final LimitMetrics metrics;
     private final IdentityResolver identities;
+    private final Instance<FoldedLimit> folded;
 
-    public RateLimitFilter(Limits limits, RateLimitStore store, LimitMetrics metrics, IdentityResolver identities) {
+    public RateLimitFilter(Limits limits, RateLimitStore store, LimitMetrics metrics, IdentityResolver identities,
+                           Instance<FoldedLimit> folded) {
         this.limits = limits;
         this.store = store;
         this.metrics = metrics;
         this.identities = identities;
+        this.folded = folded;
     }
 
     /** Counts the request against its policy; a 429 ends it here. */
     @ServerRequestFilter(priority = Pipeline.FILTER_LIMITS)
-    public Uni<Response> limit(ContainerRequestContext request) {
-        if (!limits.enabled()) {
+    public Uni<Response> limit(ContainerRequestContext request, ResourceInfo resource) {
+        if (!limits.enabled() || folded.stream().anyMatch(edge -> edge.counts(request, resource))) {
             return Uni.createFrom().nullItem();
         }
         Policy policy = Policy.of(request.getMethod());
         CallerType caller = RequestLabels.caller().type();
         Quota quota = limits.quota(policy, caller);
         return identities.current()
-            .flatMap(actor -> store.acquire(actor.tenant(), Limits.subject(actor.principal()), quota))
+            .flatMap(actor -> store.acquire(RateCheck.of(actor.tenant(), actor.principal(), quota)))
             .map(decision -> {
-                request.setProperty(DECISION, decision);
-                if (decision.allowed()) {
-                    return null;
-                }
-                metrics.limited(policy, caller.label());
-                return refusal(decision, ProblemType.RATE_LIMITED, "Too many " + policy.label() + " for this "
-                    + "caller: at most " + quota.quota() + " per " + quota.window().toSeconds() + " s. Retry after "
-                    + decision.retryAfterSeconds() + " s.");
+                record(request, decision);
+                return decision.allowed() ? null : refused(decision, caller, metrics);
             })
             .onFailure(StoreUnavailableException.class).recoverWithItem(() -> {
                 metrics.failedOpen(policy);
                 LOG.debugf("rate limiter unavailable; %s let through unlimited", policy.label());
                 return null;
             });
+    }
+
+    /** Keeps the decision of a request, so its response carries the RateLimit headers. */
+    public static void record(ContainerRequestContext request, RateDecision decision) {
+        request.setProperty(DECISION, decision);
+    }
+
+    /** Counts a refused request and answers 429 {@code rate-limited} for it. */
+    public static Response refused(RateDecision decision, CallerType caller, LimitMetrics metrics) {
+        Quota quota = decision.quota();
+        metrics.limited(quota.policy(), caller.label());
+        return refusal(decision, ProblemType.RATE_LIMITED, "Too many " + quota.policy().label() + " for this "
+            + "caller: at most " + quota.quota() + " per " + quota.window().toSeconds() + " s. Retry after "
+            + decision.retryAfterSeconds() + " s.");
     }
 
     /** Adds the RateLimit headers to every response of a limited request. */

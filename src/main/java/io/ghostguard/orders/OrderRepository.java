@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.redis.ScriptGuard;
+import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -16,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +42,9 @@ public class OrderRepository {
     private static final String NO_KEY = "-";
 
     private static final LuaScript PLACE = LuaScript.load("place-order");
+    private static final LuaScript PLACE_GUARDED = LuaScript.guarded("place-order");
+    private static final String CREATED = "created";
+    private static final String SPEND_CAP = "spend-cap";
     private static final LuaScript CANCEL = LuaScript.load("cancel-order");
     private static final LuaScript PAGE = LuaScript.load("page-orders");
 
@@ -87,9 +93,15 @@ public class OrderRepository {
         }
     }
 
-    /** Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. */
+    /**
+     * Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. With a
+     * {@code guard} (null: none), the script runs inside it: a created order is the response body stored at once,
+     * a spend-cap refusal is not stored, and a guard that answers first fails the call with {@code GuardStopped}.
+     * With {@code orders.redis.min-replica-acks}, WAIT runs in the same batch and a created or found order that
+     * too few replicas acknowledged fails the call like a store failure.
+     */
     public Uni<Outcome> place(TenantId tenant, String orderId, PlaceOrder command, String paymentId,
-                              OperationKey operation, SpendLimit spend, Instant createdAt) {
+                              OperationKey operation, SpendLimit spend, Instant createdAt, ScriptGuard guard) {
         String reference = command.clientReference() == null ? "" : command.clientReference();
         List<String> keys = new ArrayList<>(List.of(
             tenant.key(Keyspace.ORDER, orderId),
@@ -103,15 +115,26 @@ public class OrderRepository {
         List<String> args = new ArrayList<>(List.of(orderId, command.customerId(), command.currency(), paymentId,
             reference, createdAt.toString(), operation == null ? "" : operation.requestDigest(), ledgerEntryId(),
             contentDigest(command), spend == null ? "" : Long.toString(spend.amount()),
-            spend == null ? "0" : Long.toString(spend.window().toMillis())));
+            spend == null ? "0" : Long.toString(spend.window().toMillis()),
+            Long.toString(config.orderRetention().toMillis())));
         for (OrderItem item : command.items()) {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
         }
-        return calls.guard("place-order", PLACE.run(redis, keys, args))
-            .call(reply -> "created".equals(reply.get(0)) || "existing".equals(reply.get(0)) ? awaitReplicas()
-                : Uni.createFrom().voidItem())
-            .map(this::toOutcome);
+        int replicas = config.redis().minReplicaAcks();
+        Duration ackTimeout = config.redis().replicaAckTimeout();
+        Uni<LuaScript.Replied> call = guard == null
+            ? PLACE.run(redis, keys, args, replicas, ackTimeout.toMillis())
+            : PLACE_GUARDED.run(redis, guard, keys, args, CREATED, SPEND_CAP, replicas, ackTimeout.toMillis());
+        return calls.guard("place-order", call, replicas > 0 ? ackTimeout : Duration.ZERO)
+            .map(replied -> {
+                String kind = replied.reply().get(0);
+                if (replicas > 0 && replied.acknowledged() < replicas && (CREATED.equals(kind)
+                    || "existing".equals(kind))) {
+                    throw new StoreUnavailableException("replica-wait", null);
+                }
+                return toOutcome(replied.reply());
+            });
     }
 
     /** One order of the tenant, if it exists. */
@@ -164,25 +187,16 @@ public class OrderRepository {
         return orders;
     }
 
-    /** Optional durability: wait until enough replicas have the write, or fail the call. */
-    private Uni<Void> awaitReplicas() {
-        int replicas = config.redis().minReplicaAcks();
-        if (replicas <= 0) {
-            return Uni.createFrom().voidItem();
-        }
-        return calls.awaitReplicas(redis, replicas, config.redis().replicaAckTimeout());
-    }
-
     private Outcome toOutcome(List<String> reply) {
         return switch (reply.get(0)) {
-            case "created" -> new Outcome.Created(parse(reply.get(1)));
+            case CREATED -> new Outcome.Created(parse(reply.get(1)));
             case "existing" -> new Outcome.Existing(reply.get(1));
             case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
                 Long.parseLong(reply.get(3)));
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
             case "operation-reused" -> new Outcome.OperationReused();
             case "reference-conflict" -> new Outcome.ReferenceConflict();
-            case "spend-cap" -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
+            case SPEND_CAP -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
             default -> throw new IllegalStateException("unexpected place-order reply");
         };
     }

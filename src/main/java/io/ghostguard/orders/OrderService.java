@@ -1,6 +1,7 @@
 package io.ghostguard.orders;
 
 import io.ghostguard.payments.PaymentGateway;
+import io.ghostguard.redis.ScriptGuard;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,11 +28,15 @@ public class OrderService {
      * Places an order. {@code operation} (may be null) and the command's client reference are natural keys:
      * when either already names an order of the same request, the placing script returns that order and
      * charges nothing; when it names one of another request, nothing is placed and the caller is told.
-     * The natural-key check lives inside the script, so it costs no extra round trip and no race.
+     * The natural-key check lives inside the script, so it costs no extra round trip and no race. A {@code guard}
+     * (null: none) is an edge's claim folded around the placing script (see {@code ScriptGuard}); the domain
+     * only passes it through.
      */
-    public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation, SpendLimit spend) {
+    public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation, SpendLimit spend,
+                                ScriptGuard guard) {
         return payments.authorize(command.paymentToken())
-            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, spend, now()))
+            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, spend, now(),
+                guard))
             .flatMap(outcome -> settle(tenant, outcome));
     }
 

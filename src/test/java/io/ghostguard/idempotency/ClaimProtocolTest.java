@@ -4,13 +4,22 @@ import static io.ghostguard.support.Api.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.limits.Policy;
+import io.ghostguard.limits.Quota;
+import io.ghostguard.limits.RateCheck;
+import io.ghostguard.limits.RateDecision;
+import io.ghostguard.limits.RateLimitedException;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.tenant.TenantId;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The claim protocol on its own, against the Redis claim store: no HTTP in the way. */
@@ -30,7 +39,7 @@ class ClaimProtocolTest {
     }
 
     private ClaimProtocol.Decision begin(String key, String fingerprint, Duration wait) {
-        return protocol.begin(key, fingerprint, LEASE, wait, null).await().indefinitely();
+        return protocol.begin(key, fingerprint, LEASE, wait, null, null, counted -> { }).await().indefinitely();
     }
 
     @Test
@@ -59,7 +68,8 @@ class ClaimProtocolTest {
     void twinWaitsForTheFirstResultAndGetsItOnceCompleted() {
         String key = key();
         var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
-        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5), null).subscribeAsCompletionStage();
+        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5), null, null, counted -> { })
+            .subscribeAsCompletionStage();
         protocol.complete(execute.claim(), 201, "application/json", null, "{\"done\":true}", RETENTION)
             .await().indefinitely();
         var replay = assertInstanceOf(ClaimProtocol.Decision.Replay.class, twin.join());
@@ -86,5 +96,28 @@ class ClaimProtocolTest {
             .await().indefinitely(), "nor complete it");
         assertTrue(protocol.complete(retry.claim(), 201, "application/json", null, "{}", RETENTION)
             .await().indefinitely());
+    }
+
+    @Test
+    void rateIsCountedOnceByTheClaimAndOverItNothingIsClaimed() {
+        TenantId tenant = new TenantId("protocol");
+        RateCheck rate = RateCheck.of(tenant, unique("principal"), new Quota(Policy.WRITES, 2, Duration.ofHours(1)));
+        List<RateDecision> counted = new ArrayList<>();
+        String first = key();
+        var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class,
+            protocol.begin(first, "fp", LEASE, NO_WAIT, null, rate, counted::add).await().indefinitely());
+        // A twin that polls for the whole wait is counted once, not once per look.
+        assertInstanceOf(ClaimProtocol.Decision.InProgress.class, protocol.begin(first, "fp", LEASE,
+            Duration.ofMillis(300), null, rate, counted::add).await().indefinitely());
+        assertEquals(List.of(1L, 0L), counted.stream().map(RateDecision::remaining).toList());
+
+        String second = key();
+        RateLimitedException limited = assertThrows(RateLimitedException.class,
+            () -> protocol.begin(second, "fp", LEASE, NO_WAIT, null, rate, counted::add).await().indefinitely());
+        assertFalse(limited.decision().allowed());
+        assertTrue(limited.decision().retryAfterMillis() > 0);
+        assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(second, "fp", NO_WAIT),
+            "the refused request claimed nothing");
+        assertTrue(protocol.abandon(execute.claim()).await().indefinitely());
     }
 }

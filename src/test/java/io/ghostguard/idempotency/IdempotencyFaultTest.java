@@ -65,25 +65,25 @@ class IdempotencyFaultTest {
         Duration shortLease = Duration.ofMillis(150);
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
-        assertTrue(store.claim(key, claimA, shortLease, null).await().indefinitely().isEmpty());
+        assertTrue(store.claim(key, claimA, shortLease, null, null).await().indefinitely().held().isEmpty());
         Thread.sleep(shortLease.toMillis() + 100);
-        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null).await().indefinitely().isEmpty(),
+        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null, null).await().indefinitely().held().isEmpty(),
             "after the lease another request may claim");
 
         IdempotencyRecord stale = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"stale\":true}");
         assertFalse(store.commit(key, claimA, stale, Duration.ofMinutes(1)).await().indefinitely());
         assertFalse(store.release(key, claimA).await().indefinitely());
         Optional<IdempotencyRecord> held = store.claim(key, IdempotencyRecord.pending("owner-c", "fp"),
-                Duration.ofSeconds(30), null)
-            .await().indefinitely();
+                Duration.ofSeconds(30), null, null)
+            .await().indefinitely().held();
         assertEquals("owner-b", held.orElseThrow().owner());
 
         IdempotencyRecord fresh = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"fresh\":true}");
         assertTrue(store.commit(key, claimB, fresh, Duration.ofMinutes(1)).await().indefinitely());
         assertFalse(store.release(key, claimB).await().indefinitely(), "a stored response is not released");
         assertEquals("{\"fresh\":true}", store.claim(key, IdempotencyRecord.pending("owner-d", "fp"),
-                Duration.ofSeconds(30), null)
-            .await().indefinitely().orElseThrow().body());
+                Duration.ofSeconds(30), null, null)
+            .await().indefinitely().held().orElseThrow().body());
     }
 
     @Test
@@ -96,11 +96,11 @@ class IdempotencyFaultTest {
         // The first attempt: claimed, order committed by the domain, then the process died before storing.
         PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
         OperationKey operation = new OperationKey(hash, Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8)));
-        Placement first = orders.place(new TenantId(Tokens.TENANT), command, operation, null).await().indefinitely();
+        Placement first = orders.place(new TenantId(Tokens.TENANT), command, operation, null, null).await().indefinitely();
         String storageKey = "idem:{t:default}:" + hash;
         assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
-                Duration.ofMillis(300), null)
-            .await().indefinitely().isEmpty());
+                Duration.ofMillis(300), null, null)
+            .await().indefinitely().held().isEmpty());
 
         // The agent retries after the lease: it executes again, and the natural key returns the same order.
         awaitExpiry(storageKey);
@@ -138,20 +138,28 @@ class IdempotencyFaultTest {
     void stalledRedisYields503WithinTheDeadline() {
         String sku = unique("stall");
         stock(sku, 10, 100);
+        String key = unique("key");
+        String body = orderBody("c1", sku, 1, "tok_ok");
         redis.pause();
         long elapsedMillis;
         try {
             long started = System.nanoTime();
-            withKey(unique("key")).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(503)
+            withKey(key).body(body).post(ORDERS).then().statusCode(503)
                 .header("Retry-After", notNullValue())
-                .body("type", endsWith("/idempotency-store-unavailable"));
+                .body("type", endsWith("/idempotency-store-unavailable"))
+                .body("detail", containsString("may have been applied"));
             elapsedMillis = (System.nanoTime() - started) / 1_000_000;
         } finally {
             redis.resume();
         }
         assertTrue(elapsedMillis < 10 * IdempotencyTestProfile.COMMAND_TIMEOUT.toMillis(),
             "a stalled store must not hang the request; took " + elapsedMillis + " ms");
-        assertEquals(10, available(sku));
+        // The script was queued before the stall and ran after it: the attempt was applied, once, and the retry
+        // with the same key gets its result.
+        withKey(key).body(body).post(ORDERS).then().statusCode(201)
+            .header(IdempotencyFilters.REPLAYED_HEADER, "true");
+        withKey(key).body(body).post(ORDERS).then().statusCode(201);
+        assertEquals(9, available(sku));
     }
 
     @Test

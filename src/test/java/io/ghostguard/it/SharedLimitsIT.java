@@ -1,10 +1,10 @@
 package io.ghostguard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.devredis.RedisServerProcess;
 import io.ghostguard.support.OrderRequest;
-import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.Tokens;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -35,7 +35,6 @@ class SharedLimitsIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final List<Process> instances = new ArrayList<>();
-    private final List<URI> managements = new ArrayList<>();
     private RedisServerProcess redis;
 
     @AfterEach
@@ -72,19 +71,18 @@ class SharedLimitsIT {
         }
         long placed = burst.stream().map(CompletableFuture::join).filter(r -> r.statusCode() == 201).count();
         long limited = burst.stream().map(CompletableFuture::join).filter(r -> r.statusCode() == 429).count();
-        long failedOpen = 0;
-        for (URI management : managements) {
-            String metrics = HTTP.send(HttpRequest.newBuilder(management.resolve("/q/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-            failedOpen += (long) PrometheusText.parse(metrics)
-                .find("rate_limiter_errors_total", sample -> "writes".equals(sample.label("policy")))
-                .orElseThrow().value();
-        }
-        System.out.printf("shared quota %d per hour, burst of %d over 2 instances: %d placed, %d limited, %d let "
-            + "through because the limiter's store did not answer in time%n", QUOTA, BURST, placed, limited, failedOpen);
-        assertEquals(BURST, placed + limited, "only 201 or 429");
-        // One quota for both instances, not one each; a limiter call that timed out fails open, counted.
-        assertEquals(QUOTA + failedOpen, placed);
+        long unavailable = burst.stream().map(CompletableFuture::join).filter(r -> r.statusCode() == 503).count();
+        // The writes limit is counted by the placing script itself, so every order placed went through one quota;
+        // a 503 (the script did not answer within the deadline on a cold instance) may hide an order, so the
+        // orders are counted where they are: in the stock.
+        String stock = send(services.get(1), "GET", "/api/v1/inventory/shared", stocker, "", null).join().body();
+        long ordered = 1000 - Long.parseLong(stock.replaceAll(".*\"available\":(\\d+).*", "$1"));
+        System.out.printf("shared quota %d per hour, burst of %d over 2 instances: %d orders placed (%d answered 201), "
+            + "%d limited, %d answered 503%n", QUOTA, BURST, ordered, placed, limited, unavailable);
+        assertEquals(BURST, placed + limited + unavailable, "only 201, 429 or 503");
+        // One quota for both instances, not one each, and all of it: the burst is far larger than the quota.
+        assertEquals(QUOTA, ordered);
+        assertTrue(placed <= QUOTA && placed >= QUOTA - unavailable, placed + " answered 201");
     }
 
     private URI start() throws IOException, InterruptedException {
@@ -106,7 +104,6 @@ class SharedLimitsIT {
         builder.environment().put("ORDERS_LIMITS_WRITES_AGENT_WINDOW", "PT1H");
         instances.add(builder.start());
         URI health = URI.create("http://127.0.0.1:" + management + "/q/health/ready");
-        managements.add(URI.create("http://127.0.0.1:" + management));
         for (int i = 0; i < 300; i++) {
             try {
                 if (HTTP.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())

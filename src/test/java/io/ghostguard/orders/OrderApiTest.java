@@ -7,6 +7,7 @@ import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.place;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
+import static io.ghostguard.support.Api.withKey;
 import static io.ghostguard.support.Api.given;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -220,5 +221,20 @@ class OrderApiTest {
     void forgedCursorIsRejected() {
         given().queryParam("cursor", "bm90LW91cnM").get("/api/v1/orders").then().statusCode(400)
             .body("violations[0].field", equalTo("cursor"));
+    }
+
+    @Test
+    void theBodyOfAPlacementIsTheSameBytesWhenPlacedReplayedAndRead() {
+        String sku = unique("bytes");
+        stock(sku, 10, 1250);
+        String key = unique("key");
+        String body = OrderRequest.order().customer(unique("cust")).line(sku, 2).reference(unique("ref")).json();
+        String placed = withKey(key).body(body).post("/api/v1/orders").then().statusCode(201).extract().asString();
+        String replayed = withKey(key).body(body).post("/api/v1/orders").then().statusCode(201)
+            .header("Idempotent-Replayed", "true").extract().asString();
+        String id = io.restassured.path.json.JsonPath.from(placed).getString("id");
+        String read = given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString();
+        assertEquals(placed, replayed, "a replay is the stored response, byte for byte");
+        assertEquals(read, placed, "the stored order record is the API's JSON, so placing and reading agree");
     }
 }

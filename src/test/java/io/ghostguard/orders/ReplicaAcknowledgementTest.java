@@ -5,6 +5,7 @@ import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
@@ -47,15 +48,17 @@ class ReplicaAcknowledgementTest {
         given().contentType("application/json").header("Idempotency-Key", key).body(body).post("/api/v1/orders")
             .then().statusCode(503)
             .header("Retry-After", notNullValue())
-            .body("type", endsWith("/store-unavailable"));
+            .body("type", endsWith("/idempotency-store-unavailable"))
+            .body("detail", containsString("may have been applied"));
 
         assertEquals("+OK", redis.command("CONFIG", "SET", "repl-diskless-sync-delay", "0"));
         try (RedisServerProcess server = redis.startReplica()) {
             TestRedis replica = new TestRedis(server);
             awaitSync(replica);
-            // The retry finds the order written by the unacknowledged attempt: no second order, no second charge.
+            // The retry gets the result of the unacknowledged attempt: no second order, no second charge.
             String id = given().contentType("application/json").header("Idempotency-Key", key).body(body)
-                .post("/api/v1/orders").then().statusCode(200).extract().jsonPath().getString("id");
+                .post("/api/v1/orders").then().statusCode(201).header("Idempotent-Replayed", "true")
+                .extract().jsonPath().getString("id");
             assertEquals(9, available(sku));
             given().queryParam("orderId", id).get("/api/v1/payments").then().body("items.size()", equalTo(1));
             String fresh = given().contentType("application/json").header("Idempotency-Key", unique("key"))

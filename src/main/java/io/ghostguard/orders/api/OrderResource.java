@@ -22,6 +22,7 @@ import io.ghostguard.orders.Placement;
 import io.ghostguard.orders.SpendCapExceededException;
 import io.ghostguard.orders.SpendLimit;
 import io.ghostguard.payments.PaymentDeclinedException;
+import io.ghostguard.redis.GuardStopped;
 import io.ghostguard.security.Actor;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.security.Scopes;
@@ -108,15 +109,19 @@ public class OrderResource {
         + "clientReference names another order (problem type client-reference-conflict)")
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
-    @IdempotencyPolicy("place-order")
+    @IdempotencyPolicy(value = "place-order", folded = true)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
         OperationKey key = operation.operationKey() == null ? null
             : new OperationKey(operation.operationKey(), operation.fingerprint());
         CallerType caller = RequestLabels.caller().type();
         return identities.current()
-            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key, spendLimit(actor, caller)))
+            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key, spendLimit(actor, caller),
+                operation.guard(links.order(""))))
             .onItemOrFailure().invoke((placement, failure) -> {
+                if (failure instanceof GuardStopped) {
+                    return; // answered by the idempotency guard before anything was placed
+                }
                 metrics.placed(resultOf(placement, failure));
                 if (failure instanceof SpendCapExceededException) {
                     limitMetrics.spendCapped(caller.label());

@@ -1,0 +1,50 @@
+# Shared by the benchmark scripts (sourced, not run): bearer tokens as deployed, readiness, wrk runs.
+# Expects OUT (output directory) and CONNECTIONS to be set by the caller.
+
+# A key pair made for this run (never committed), and BENCH_TOKEN signed with it; sets PUBLIC_KEY (base64 DER),
+# PUBLIC_PEM (file), ISSUER and AUTH (the header).
+mint_token() {
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$OUT/key.pem" 2>/dev/null
+  openssl pkey -in "$OUT/key.pem" -pubout -out "$OUT/public.pem"
+  PUBLIC_PEM="$OUT/public.pem"
+  PUBLIC_KEY=$(openssl pkey -in "$OUT/key.pem" -pubout -outform DER | base64 -w0)
+  ISSUER=https://issuer.bench.local
+  local header payload
+  header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
+  payload=$(printf '{"iss":"%s","sub":"bench","tenant":"bench","scope":"orders:read orders:write inventory:write","iat":%d,"exp":%d}' \
+    "$ISSUER" "$(date +%s)" $(( $(date +%s) + 7200 )) | b64url)
+  BENCH_TOKEN="$header.$payload.$(printf '%s.%s' "$header" "$payload" \
+    | openssl dgst -sha256 -sign "$OUT/key.pem" -binary | b64url)"
+  export BENCH_TOKEN
+  AUTH="Authorization: Bearer $BENCH_TOKEN"
+}
+b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+
+# Waits (bounded, 30 s) until URL answers with any HTTP status; prints the milliseconds since START_NS.
+wait_http() { # url start_ns
+  for _ in $(seq 1 600); do
+    if curl -s -o /dev/null "$1" 2>/dev/null; then
+      echo $(( ($(date +%s%N) - $2) / 1000000 ))
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "timeout"
+  return 1
+}
+
+# Resident memory of a process in MiB.
+rss_mib() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
+
+# One wrk run; prints "name req/s p99" and sets RPS_<name> and P99_<name>.
+run_wrk() { # name, seconds, wrk args...
+  local name=$1 seconds=$2; shift 2
+  wrk -t2 -c"$CONNECTIONS" -d"${seconds}s" --latency "$@" > "$OUT/$name.txt"
+  local rps p99 non2xx
+  rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/$name.txt")
+  p99=$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")
+  non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
+  printf '  %-26s %10s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
+  eval "RPS_${name//-/_}=$rps"
+  eval "P99_${name//-/_}=$p99"
+}

@@ -1,0 +1,32 @@
+-- Library (after lib/gcra): the first half of an idempotency claim, shared by the claim script and the guard
+-- that folds a claim around a domain script.
+-- Counts the request against its rate (GCRA; rlQuota '' for none), then looks at the idempotency key, then at
+-- the principal's new-key budget (nkQuota '' for none). Returns kind, payload and the four GCRA fields ('' when
+-- not counted). kind: 'limited' (nothing looked at), 'existing' (payload: the record held), 'budget' (payload:
+-- ms until the new-key window ends) or 'fresh' (the key is free and the budget allows it; nothing written yet).
+local function claim_look(idemKey, nkKey, nkQuota, nkWindow, rlKey, rlQuota, rlWindow)
+  local allowed, remaining, retry, reset = '', '', '', ''
+  if rlQuota ~= '' then
+    allowed, remaining, retry, reset = gcra(rlKey, rlQuota, rlWindow)
+    if allowed == 0 then return 'limited', '', allowed, remaining, retry, reset end
+  end
+  local existing = redis.call('GET', idemKey)
+  if existing then return 'existing', existing, allowed, remaining, retry, reset end
+  if nkQuota ~= '' then
+    local opened = tonumber(redis.call('GET', nkKey)) or 0
+    if opened >= tonumber(nkQuota) then
+      local left = redis.call('PTTL', nkKey)
+      if left < 0 then left = tonumber(nkWindow) end
+      return 'budget', tostring(left), allowed, remaining, retry, reset
+    end
+  end
+  return 'fresh', '', allowed, remaining, retry, reset
+end
+
+-- Counts a fresh key against the new-key budget (nkQuota '' for none).
+local function claim_count(nkKey, nkQuota, nkWindow)
+  if nkQuota == '' then return end
+  redis.call('INCR', nkKey)
+  if redis.call('PTTL', nkKey) < 0 then redis.call('PEXPIRE', nkKey, nkWindow) end
+end
+

@@ -1,0 +1,81 @@
+package io.ghostguard.orders;
+
+import static io.ghostguard.support.Api.given;
+import static io.ghostguard.support.Api.json;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static org.hamcrest.Matchers.contains;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Orders have a retention (default 90 days): everything an order leaves in Redis expires, nothing is kept for ever. */
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+class OrderRetentionTest {
+
+    private static final long RETENTION = Duration.ofDays(90).toMillis();
+    private static final long GRACE = Duration.ofMinutes(1).toMillis();
+    private static final String TENANT = "{t:default}";
+
+    @InjectRedis
+    TestRedis redis;
+
+    private long ttl(String key) {
+        return Long.parseLong(redis.command("PTTL", key).substring(1));
+    }
+
+    private static void assertNear(long expected, long actual, String what) {
+        assertTrue(actual <= expected && actual > expected - 60_000, what + " expires in " + actual + " ms, expected "
+            + expected);
+    }
+
+    @Test
+    void everyKeyOfAnOrderExpiresNaturalKeysFirstAndCancellationKeepsTheClock() {
+        String sku = unique("kept");
+        stock(sku, 10, 300);
+        String customer = unique("cust");
+        String reference = unique("ref");
+        String id = json().body(OrderRequest.order().customer(customer).line(sku, 1).reference(reference).json())
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+
+        assertNear(RETENTION + GRACE, ttl("order:" + TENANT + ":" + id), "order");
+        assertNear(RETENTION + GRACE, ttl("ledger:" + TENANT + ":" + id), "ledger");
+        assertNear(RETENTION + GRACE, ttl("orders:" + TENANT + ":all"), "tenant index");
+        assertNear(RETENTION + GRACE, ttl("orders:" + TENANT + ":customer:" + customer), "customer index");
+        assertNear(RETENTION, ttl("cref:" + TENANT + ":" + reference), "client reference");
+        List<String> operationKeys = List.of(redis.command("KEYS", "opkey:" + TENANT + ":*").split("\n"));
+        assertTrue(operationKeys.stream().allMatch(key -> ttl(key) > 0 && ttl(key) <= RETENTION),
+            "every operation key expires with its order");
+
+        json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200);
+        assertNear(RETENTION + GRACE, ttl("order:" + TENANT + ":" + id), "cancelled order");
+        given().get("/api/v1/orders/" + id).then().statusCode(200);
+    }
+
+    @Test
+    void placingDropsIndexEntriesOfOrdersThatExpired() {
+        String sku = unique("pruned");
+        stock(sku, 10, 300);
+        String customer = unique("cust");
+        String index = "orders:" + TENANT + ":customer:" + customer;
+        // Two orders whose retention ran out: their records are gone, their index entries are the oldest.
+        redis.command("ZADD", index, "1", "ord_expired_1", "2", "ord_expired_2");
+
+        String id = json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+
+        assertEquals(id, redis.command("ZRANGE", index, "0", "-1"));
+        given().queryParam("customerId", customer).get("/api/v1/orders").then().statusCode(200)
+            .body("items.id", contains(id));
+    }
+}
