@@ -19,6 +19,8 @@ public final class Pipeline {
     public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 3;
     /** Failure handler: render authentication (401) and authorization (403) failures as problem documents. */
     public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 4;
+    /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
+    public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 5;
     /**
      * HTTP filter (higher runs first): answer the protected-resource metadata before the platform's own handler,
      * which needs a discovery URL this service may not have.

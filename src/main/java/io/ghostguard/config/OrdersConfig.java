@@ -36,6 +36,18 @@ public interface OrdersConfig {
     @WithDefault("P90D")
     Duration orderRetention();
 
+    /** The MCP tool surface. */
+    McpConfig mcp();
+
+    /** The MCP tool surface (SPEC 10). */
+    interface McpConfig {
+        /**
+         * Origins a browser-based MCP client may call from; a request with any other {@code Origin} header is
+         * refused (DNS rebinding). Clients that are not browsers send none. Default: none allowed.
+         */
+        Optional<List<String>> allowedOrigins();
+    }
+
     /** Limits per tenant and principal, with values per caller type ({@code human}, {@code agent}, ...). */
     interface LimitsConfig {
         /** Whether request rates are limited at all; default true (off only for benchmarks). */

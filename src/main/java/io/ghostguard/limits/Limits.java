@@ -2,6 +2,7 @@ package io.ghostguard.limits;
 
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.orders.SpendLimit;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -81,6 +82,15 @@ public class Limits {
     /** The spend cap of a caller type. */
     public SpendCap spendCap(CallerType caller) {
         return spend.get(caller);
+    }
+
+    /** The spend cap of a caller type for one principal, as the placing script takes it; null when limits are off. */
+    public SpendLimit spendLimit(String principal, CallerType caller) {
+        if (!enabled) {
+            return null;
+        }
+        SpendCap cap = spendCap(caller);
+        return new SpendLimit(subject(principal), cap.amount(), cap.window());
     }
 
     /** A stable digest of a principal, safe as a Redis key part whatever the principal's characters. */

@@ -216,6 +216,43 @@ public class ProblemMapper {
         return respond(Problem.invalid(violations));
     }
 
+    /**
+     * The problem document of a failure for a surface that is not a REST route (MCP tools): the same document,
+     * and the same schema-violation counting, as the REST mapper of that failure's type gives.
+     */
+    public Problem problemOf(Throwable failure) {
+        Response response;
+        if (failure instanceof InvalidInputException invalid) {
+            response = invalidInput(invalid);
+        } else if (failure instanceof ConstraintViolationException violation) {
+            response = constraintViolation(violation);
+        } else if (failure instanceof JsonProcessingException json) {
+            response = unreadableJson(json);
+        } else if (failure instanceof ForbiddenException forbidden) {
+            response = forbidden(forbidden);
+        } else if (failure instanceof OrderNotFoundException || failure instanceof SkuNotFoundException
+            || failure instanceof UnknownPaymentOrderException) {
+            response = notFound((RuntimeException) failure);
+        } else if (failure instanceof InsufficientStockException shortage) {
+            response = insufficientStock(shortage);
+        } else if (failure instanceof OperationKeyReusedException reused) {
+            response = operationKeyReused(reused);
+        } else if (failure instanceof ClientReferenceConflictException conflict) {
+            response = clientReferenceConflict(conflict);
+        } else if (failure instanceof SpendCapExceededException capped) {
+            response = spendCapExceeded(capped);
+        } else if (failure instanceof CurrencyMismatchException mismatch) {
+            response = currencyMismatch(mismatch);
+        } else if (failure instanceof PaymentDeclinedException declined) {
+            response = paymentDeclined(declined);
+        } else if (failure instanceof StoreUnavailableException unavailable) {
+            response = storeUnavailable(unavailable);
+        } else {
+            response = unexpected(failure);
+        }
+        return (Problem) response.getEntity();
+    }
+
     /** Builds the response with the problem media type. */
     public static Response respond(Problem problem) {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();

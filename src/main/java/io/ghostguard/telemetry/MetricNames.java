@@ -27,6 +27,8 @@ public final class MetricNames {
     public static final String RATE_LIMITER_ERRORS = "rate.limiter.errors";
     /** Placements decided by the domain, {@code orders_placed_total{caller_type, result}}. */
     public static final String ORDERS_PLACED = "orders.placed";
+    /** MCP tool calls by tool, outcome and caller type. */
+    public static final String MCP_TOOL_CALLS = "mcp.tool.calls";
 
     private MetricNames() {
     }

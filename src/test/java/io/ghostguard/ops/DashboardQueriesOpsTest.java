@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.support.Tokens;
 import io.ghostguard.support.OpsArtifacts;
 import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.Mcp;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -33,6 +34,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -128,7 +130,11 @@ class DashboardQueriesOpsTest {
             given().header("User-Agent", "ChatGPT-User/1.0").contentType("application/json")
                 .body(orderBody("c-agent", sku, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(400);
             given().get("/api/v1/inventory/" + sku).then().statusCode(200);
-            given().get("/mcp").then().statusCode(404);
+            var mcp = Mcp.client(Tokens.defaultToken());
+            Mcp.call(mcp, "check_stock", Map.of("sku", sku));
+            Mcp.call(mcp, "place_order", Map.of("idempotencyKey", unique("k"), "customerId", "c-mcp",
+                "currency", "EUR", "paymentToken", "tok_ok", "items", List.of(Map.of("sku", sku, "quantity", 1))));
+            Mcp.call(mcp, "get_order", Map.of("orderId", "ord_missing"));
             Thread.sleep(300);
         }
         redis.pause();

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.Tokens;
+import io.ghostguard.support.Mcp;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.opentelemetry.api.common.AttributeKey;
@@ -21,6 +22,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -46,7 +48,7 @@ class TelemetryTest {
             .post("/api/v1/orders").then().statusCode(402);
         as(Tokens.token().subject("pat").callerType("human").sign())
             .get("/api/v1/inventory/" + sku).then().statusCode(200);
-        given().get("/mcp").then().statusCode(404);
+        Mcp.call(Mcp.client(Tokens.defaultToken()), "check_stock", Map.of("sku", sku));
         given().header("X-Caller-Type", "human").get("/api/v1/inventory/" + sku).then().statusCode(200);
 
         PrometheusText metrics = metrics();
@@ -58,7 +60,7 @@ class TelemetryTest {
         assertTrue(metrics.has(count, "caller_type", "agent", "uri", "/api/v1/orders", "method", "POST"));
         assertTrue(metrics.has(count, "caller_type", "human", "uri", "/api/v1/inventory/{sku}"),
             "identity claim makes a human");
-        assertTrue(metrics.has(count, "caller_type", "mcp"));
+        assertTrue(metrics.has(count, "caller_type", "mcp", "uri", "/mcp", "method", "POST"), "the MCP endpoint");
         assertTrue(metrics.has(count, "caller_type", "unknown", "uri", "/api/v1/inventory/{sku}"),
             "an untrusted header is ignored");
         assertTrue(metrics.has("http_server_requests_seconds_bucket", "uri", "/api/v1/orders", "le", "0.3"),

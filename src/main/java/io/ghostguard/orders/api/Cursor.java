@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** Opaque list cursors: base64url of the last returned position, so clients cannot build their own. */
-final class Cursor {
+public final class Cursor {
 
     private static final String PREFIX = "o:";
 
@@ -12,7 +12,7 @@ final class Cursor {
     }
 
     /** Encodes a position, null stays null. */
-    static String encode(Long position) {
+    public static String encode(Long position) {
         if (position == null) {
             return null;
         }
@@ -21,7 +21,7 @@ final class Cursor {
     }
 
     /** Decodes a cursor; returns -1 for a cursor this service did not issue. */
-    static long decode(String cursor) {
+    public static long decode(String cursor) {
         try {
             String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII);
             if (!text.startsWith(PREFIX)) {

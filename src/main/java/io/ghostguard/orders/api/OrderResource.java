@@ -20,10 +20,8 @@ import io.ghostguard.orders.OperationKeyReusedException;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.Placement;
 import io.ghostguard.orders.SpendCapExceededException;
-import io.ghostguard.orders.SpendLimit;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.redis.GuardStopped;
-import io.ghostguard.security.Actor;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.security.Scopes;
 import io.ghostguard.telemetry.OrderMetrics;
@@ -116,7 +114,7 @@ public class OrderResource {
             : new OperationKey(operation.operationKey(), operation.fingerprint());
         CallerType caller = RequestLabels.caller().type();
         return identities.current()
-            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key, spendLimit(actor, caller),
+            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key, limits.spendLimit(actor.principal(), caller),
                 operation.guard(links.order(""))))
             .onItemOrFailure().invoke((placement, failure) -> {
                 if (failure instanceof GuardStopped) {
@@ -203,15 +201,6 @@ public class OrderResource {
             .map(OrderResponse::from);
     }
 
-    /** The caller type's spend cap for this principal, when limits apply. */
-    private SpendLimit spendLimit(Actor actor, CallerType caller) {
-        if (!limits.enabled()) {
-            return null;
-        }
-        Limits.SpendCap cap = limits.spendCap(caller);
-        return new SpendLimit(Limits.subject(actor.principal()), cap.amount(), cap.window());
-    }
-
     /** The domain's refusals, each with its placement result; anything else is an error. */
     private static final Map<Class<? extends Throwable>, OrderMetrics.Result> REFUSALS = Map.of(
         PaymentDeclinedException.class, OrderMetrics.Result.PAYMENT_DECLINED,
@@ -221,7 +210,8 @@ public class OrderResource {
         ClientReferenceConflictException.class, OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT,
         SpendCapExceededException.class, OrderMetrics.Result.SPEND_CAPPED);
 
-    private static OrderMetrics.Result resultOf(Placement placement, Throwable failure) {
+    /** The placement result of a placement or of the failure that ended it, for every surface that places. */
+    public static OrderMetrics.Result resultOf(Placement placement, Throwable failure) {
         if (failure == null) {
             return placement.created() ? OrderMetrics.Result.CREATED : OrderMetrics.Result.EXISTING;
         }

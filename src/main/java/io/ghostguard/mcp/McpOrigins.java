@@ -1,0 +1,48 @@
+package io.ghostguard.mcp;
+
+import io.ghostguard.api.Pipeline;
+import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemType;
+import io.ghostguard.problem.ProblemWriter;
+import io.vertx.ext.web.Router;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Origin validation of the MCP endpoint (MCP transport spec, against DNS rebinding): a request that carries an
+ * {@code Origin} header must name an allowed origin ({@code orders.mcp.allowed-origins}), else it is refused with
+ * 403 before authentication or any tool runs. Agents and SDK clients that are not browsers send no Origin.
+ */
+@ApplicationScoped
+public class McpOrigins {
+
+    private static final Logger LOG = Logger.getLogger(McpOrigins.class);
+
+    private final ProblemWriter writer;
+    private final List<String> allowed;
+    private final String path;
+
+    public McpOrigins(ProblemWriter writer, OrdersConfig config) {
+        this.writer = writer;
+        this.allowed = config.mcp().allowedOrigins().orElse(List.of());
+        this.path = config.caller().mcpPath();
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(Pipeline.ROUTE_MCP_ORIGIN).handler(context -> {
+            String requestPath = context.request().path();
+            String origin = context.request().getHeader("Origin");
+            boolean mcp = requestPath.equals(path) || requestPath.startsWith(path + "/");
+            if (mcp && origin != null && !allowed.contains(origin)) {
+                LOG.debug("refused an MCP request from an origin that is not allowed");
+                writer.end(context.response(), Problem.of(ProblemType.FORBIDDEN,
+                    "Requests from this Origin may not use the MCP endpoint."));
+            } else {
+                context.next();
+            }
+        });
+    }
+}

@@ -1,0 +1,100 @@
+package io.ghostguard.support;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The packaged service ({@code target/quarkus-app}) as its own process on loopback, configured through the
+ * environment as a Kubernetes ConfigMap configures it, trusting the test key pair ({@link Tokens}).
+ */
+public final class PackagedService implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final Process process;
+    private final URI uri;
+
+    private PackagedService(Process process, URI uri) {
+        this.process = process;
+        this.uri = uri;
+    }
+
+    /** Starts an instance on {@code redisUrl} with extra environment, and waits (bounded) until it is ready. */
+    public static PackagedService start(String redisUrl, Map<String, String> environment)
+        throws IOException, InterruptedException {
+        int port = freePort();
+        int management = freePort();
+        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-jar", "target/quarkus-app/quarkus-run.jar"))
+            .redirectErrorStream(true).redirectOutput(Files.createTempFile("packaged-service", ".log").toFile());
+        Map<String, String> env = builder.environment();
+        env.put("QUARKUS_REDIS_HOSTS", redisUrl);
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
+        env.put("QUARKUS_MANAGEMENT_HOST", "127.0.0.1");
+        env.put("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey());
+        env.put("QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER);
+        env.put("QUARKUS_OTEL_SDK_DISABLED", "true");
+        env.putAll(environment);
+        Process process = builder.start();
+        URI health = URI.create("http://127.0.0.1:" + management + "/q/health/ready");
+        for (int i = 0; i < 300; i++) {
+            try {
+                if (HTTP.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode() == 200) {
+                    return new PackagedService(process, URI.create("http://127.0.0.1:" + port));
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(100);
+        }
+        process.destroy();
+        throw new AssertionError("the packaged service on port " + port + " did not become ready");
+    }
+
+    /** The service's base address. */
+    public URI uri() {
+        return uri;
+    }
+
+    /** Sends one request with a bearer token; PUT carries {@code If-Match: *}, a non-null key Idempotency-Key. */
+    public CompletableFuture<HttpResponse<String>> send(String method, String path, String token, String body,
+                                                       String key) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri.resolve(path))
+            .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+            .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+            .timeout(Duration.ofSeconds(30));
+        if ("PUT".equals(method)) {
+            request.header("If-Match", "*");
+        }
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
+        return HTTP.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        process.waitFor();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
