@@ -175,4 +175,13 @@ class McpToolsTest {
         assertTrue(text.labelValues(name -> name.startsWith("mcp_server_requests"), "tool_name").stream()
             .allMatch(name -> OrderTools.NAMES.contains(name) || "other".equals(name)));
     }
+
+    @Test
+    void protocolErrorsStayJsonRpcErrors() {
+        client(Tokens.defaultToken()).when().toolsCall("drop_database").withArguments(Map.of())
+            .withErrorAssert(error -> assertEquals(-32602, error.code())).send().thenAssertResults();
+        var text = metrics();
+        assertTrue(text.labelValues(name -> name.startsWith("mcp_server_requests"), "tool_name").stream()
+            .noneMatch("drop_database"::equals), "an unknown tool name never becomes a label value");
+    }
 }
