@@ -2,6 +2,7 @@ package io.ghostguard.idempotency;
 
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
+import io.ghostguard.redis.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -64,13 +65,15 @@ public class ClaimProtocol {
     public Uni<Decision> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait,
                                KeyBudget budget, RateCheck rate, Consumer<RateDecision> counted) {
         Claim claim = new Claim(storageKey, IdempotencyRecord.pending(ownerToken(), fingerprint));
-        return store.claim(storageKey, claim.pending(), lease, budget, rate).flatMap(first -> {
-            if (first.rate() != null) {
-                counted.accept(first.rate());
-            }
-            return decided(claim, first.held(), lease, System.nanoTime() + inFlightWait.toNanos(), budget,
-                FIRST_POLL_MILLIS);
-        });
+        return store.claim(storageKey, claim.pending(), lease, budget, rate)
+            .onFailure(StoreUnavailableException.class).invoke(() -> releaseInBackground(claim, lease))
+            .flatMap(first -> {
+                if (first.rate() != null) {
+                    counted.accept(first.rate());
+                }
+                return decided(claim, first.held(), lease, System.nanoTime() + inFlightWait.toNanos(), budget,
+                    FIRST_POLL_MILLIS);
+            });
     }
 
     /**
@@ -119,6 +122,27 @@ public class ClaimProtocol {
         IdempotencyRecord completed = IdempotencyRecord.done(claim.pending().fingerprint(), status, contentType,
             location, body);
         return store.commit(claim.storageKey(), claim.pending(), completed, retention);
+    }
+
+    /**
+     * A claim whose call failed or timed out may still have been taken (a stalled Redis runs the script when it
+     * wakes). Its owner releases it in the background, fenced by its own pending record, trying again with a
+     * growing pause until Redis answers or the lease would have ended anyway; so a stall never locks a key for
+     * the whole lease, and a retry told "nothing was executed" can execute at once.
+     */
+    public void releaseInBackground(Claim claim, Duration lease) {
+        long deadline = System.nanoTime() + lease.toNanos();
+        releaseLater(claim, deadline, FIRST_POLL_MILLIS);
+    }
+
+    private void releaseLater(Claim claim, long deadline, long pauseMillis) {
+        vertx.setTimer(pauseMillis, id -> store.release(claim.storageKey(), claim.pending()).subscribe().with(
+            released -> { },
+            failure -> {
+                if (System.nanoTime() + pauseMillis * 1_000_000 < deadline) {
+                    releaseLater(claim, deadline, Math.min(pauseMillis * 2, 2_000));
+                }
+            }));
     }
 
     /** Releases a claim so that a retry executes; false when the claim was no longer this request's. */

@@ -293,6 +293,8 @@ public class IdempotencyFilters implements FoldedLimit {
      */
     private Uni<Void> mayHaveBeenApplied(OperationContext.Folded folded, ContainerResponseContext response) {
         metrics.decided(folded.endpoint().route(), IdempotencyOutcome.STORE_UNAVAILABLE);
+        // If the script ran and left a pending claim, it must not lock the key for the lease: released, fenced.
+        protocol.releaseInBackground(folded.claim(), folded.endpoint().lease());
         answer(response, withRetryAfter(problem(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
             "The store did not answer in time, so this attempt may have been applied; retry with the same "
                 + "Idempotency-Key to get its result (it is never applied twice).")));

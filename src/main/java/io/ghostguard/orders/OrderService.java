@@ -34,10 +34,26 @@ public class OrderService {
      */
     public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation, SpendLimit spend,
                                 ScriptGuard guard) {
-        return payments.authorize(command.paymentToken())
+        // The authorisation carries the operation's scoped key: a retried intent gets the same authorisation, never
+        // a second hold. Whatever no order ends up using is voided at once.
+        return payments.authorize(operation == null ? null : operation.key(), command.paymentToken())
             .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, spend, now(),
-                guard))
-            .flatMap(outcome -> settle(tenant, outcome));
+                    guard)
+                .flatMap(outcome -> settle(tenant, outcome))
+                .call(placement -> paymentId.equals(placement.order().paymentId()) ? Uni.createFrom().voidItem()
+                    : payments.voidAuthorization(paymentId))
+                .onFailure(OrderService::placedNothing).call(() -> payments.voidAuthorization(paymentId)));
+    }
+
+    /**
+     * Whether a failed placement surely placed nothing: a refusal of the placing script. A store failure may have
+     * placed the order (its authorisation is kept), and a guard that answered first stands for an earlier
+     * execution, which holds the same authorisation.
+     */
+    private static boolean placedNothing(Throwable failure) {
+        return failure instanceof InsufficientStockException || failure instanceof CurrencyMismatchException
+            || failure instanceof OperationKeyReusedException || failure instanceof ClientReferenceConflictException
+            || failure instanceof SpendCapExceededException;
     }
 
     /** One order of the tenant; fails with {@link OrderNotFoundException}. */
@@ -59,7 +75,6 @@ public class OrderService {
     }
 
     private Uni<Placement> settle(TenantId tenant, OrderRepository.Outcome outcome) {
-        // A provider with real authorisations would void the authorisation on every outcome but Created.
         if (outcome instanceof OrderRepository.Outcome.Created created) {
             return Uni.createFrom().item(new Placement(created.order(), true));
         }

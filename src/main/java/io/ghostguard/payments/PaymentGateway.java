@@ -2,9 +2,19 @@ package io.ghostguard.payments;
 
 import io.smallrye.mutiny.Uni;
 
-/** The payment provider port: authorises a payment for an order, or declines it. */
+/**
+ * The payment provider port. Authorisations carry an idempotency key, as real providers accept one: the same key
+ * always answers the same authorisation, so a retried order never adds a second hold. An authorisation that no
+ * order uses is voided.
+ */
 public interface PaymentGateway {
 
-    /** Authorises a payment and returns its id, or fails with {@link PaymentDeclinedException}. */
-    Uni<String> authorize(String paymentToken);
+    /**
+     * Authorises a payment under {@code idempotencyKey} (null: none, every call is a new authorisation) and
+     * returns its id, or fails with {@link PaymentDeclinedException}.
+     */
+    Uni<String> authorize(String idempotencyKey, String paymentToken);
+
+    /** Voids an authorisation no order uses; voiding one twice, or an unknown one, changes nothing. */
+    Uni<Void> voidAuthorization(String paymentId);
 }

@@ -197,7 +197,8 @@ public class ProblemMapper {
     public Response storeUnavailable(StoreUnavailableException exception) {
         LOG.warnf("data store unavailable during %s", exception.operation());
         return Response.fromResponse(respond(Problem.of(ProblemType.STORE_UNAVAILABLE,
-                "The data store did not answer in time; nothing was changed by this attempt.")))
+                "The data store did not answer in time. A read can be retried as it is; a change may have been "
+                    + "applied, so retry it with the same Idempotency-Key to get its result.")))
             .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
             .build();
     }

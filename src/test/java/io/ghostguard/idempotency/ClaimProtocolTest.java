@@ -12,7 +12,10 @@ import io.ghostguard.limits.Quota;
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimitedException;
+import io.ghostguard.redis.StoreUnavailableException;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -119,5 +122,29 @@ class ClaimProtocolTest {
         assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(second, "fp", NO_WAIT),
             "the refused request claimed nothing");
         assertTrue(protocol.abandon(execute.claim()).await().indefinitely());
+    }
+
+    @InjectRedis
+    TestRedis redis;
+
+    @Test
+    void aClaimWhoseCallTimedOutIsReleasedInTheBackgroundLongBeforeItsLease() throws InterruptedException {
+        String key = key();
+        redis.pause();
+        try {
+            // The claim script waits in the stalled server; the caller gives up after the command timeout and is
+            // told that nothing was executed.
+            assertThrows(StoreUnavailableException.class,
+                () -> protocol.begin(key, "fp", LEASE, NO_WAIT, null, null, counted -> { }).await().indefinitely());
+        } finally {
+            redis.resume();
+        }
+        // The server wakes and runs the claim: an orphan with a 30 s lease, unless its owner releases it.
+        long started = System.nanoTime();
+        while (!"null".equals(String.valueOf(redis.command("GET", key))) && System.nanoTime() - started < 5e9) {
+            Thread.sleep(20);
+        }
+        assertEquals("null", String.valueOf(redis.command("GET", key)), "released, fenced, in the background");
+        assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT), "the retry executes at once");
     }
 }
