@@ -1,0 +1,130 @@
+package io.ghostguard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.PackagedService;
+import io.ghostguard.support.Tokens;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged service on a real Redis Cluster ({@code quarkus.redis.client-type=cluster}): three primaries with a
+ * replica each, made with {@code redis-cli --cluster create} on free loopback ports. Every endpoint and every
+ * script runs for tenants spread over the slots of all three primaries: each script's keys share the tenant's
+ * hash tag, so each runs on one slot.
+ */
+class RedisClusterIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final List<RedisServerProcess> nodes = new ArrayList<>();
+
+    @AfterEach
+    void stopNodes() {
+        nodes.forEach(RedisServerProcess::stop);
+    }
+
+    @Test
+    void everyEndpointWorksForTenantsOnEveryPrimary() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            nodes.add(RedisServerProcess.startOnFreePort(List.of("--cluster-enabled", "yes", "--cluster-node-timeout",
+                "2000")));
+        }
+        List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
+        create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
+        assertEquals(0, run(create), "cluster created");
+        awaitClusterOk();
+
+        String hosts = nodes.stream().map(RedisServerProcess::url).collect(Collectors.joining(","));
+        try (PackagedService service = PackagedService.start(hosts, Map.of("QUARKUS_REDIS_CLIENT_TYPE", "cluster"))) {
+            for (String tenant : List.of("acme", "globex", "initech", "umbrella", "hooli", "stark", "wayne", "tyrell")) {
+                exerciseEveryEndpoint(service, tenant);
+            }
+        }
+        long primariesWithData = nodes.stream().filter(node -> !output(List.of("redis-cli", "-p",
+            Integer.toString(node.port()), "DBSIZE")).trim().equals("0")).count();
+        assertTrue(primariesWithData >= 4, "tenants spread over the primaries (and their replicas): "
+            + primariesWithData + " nodes hold data");
+    }
+
+    private static void exerciseEveryEndpoint(PackagedService service, String tenant) throws Exception {
+        String token = Tokens.token().tenant(tenant).sign();
+        String sku = "sku-" + tenant;
+        assertEquals(200, service.send("PUT", "/api/v1/inventory/" + sku, token,
+            "{\"available\":10,\"unitPrice\":200,\"currency\":\"EUR\"}", null).join().statusCode(), tenant);
+        assertEquals(200, service.send("POST", "/api/v1/inventory/" + sku + "/adjustments", token,
+            "{\"delta\":5}", UUID.randomUUID().toString()).join().statusCode(), tenant + " adjustment");
+
+        String key = UUID.randomUUID().toString();
+        String body = OrderRequest.order().customer("c-" + tenant).line(sku, 3).reference("ref-" + tenant).json();
+        HttpResponse<String> placed = service.send("POST", "/api/v1/orders", token, body, key).join();
+        assertEquals(201, placed.statusCode(), tenant + ": " + placed.body());
+        HttpResponse<String> replayed = service.send("POST", "/api/v1/orders", token, body, key).join();
+        assertEquals(201, replayed.statusCode(), tenant);
+        assertEquals("true", replayed.headers().firstValue("Idempotent-Replayed").orElse(""), tenant);
+        assertEquals(placed.body(), replayed.body(), tenant);
+        String id = JSON.readTree(placed.body()).get("id").asText();
+
+        assertEquals(200, service.send("GET", "/api/v1/orders/" + id, token, "", null).join().statusCode(), tenant);
+        JsonNode page = JSON.readTree(service.send("GET", "/api/v1/orders?customerId=c-" + tenant, token, "", null)
+            .join().body());
+        assertEquals(id, page.get("items").get(0).get("id").asText(), tenant + " list");
+        HttpResponse<String> cancelled = service.send("POST", "/api/v1/orders/" + id + "/cancellation", token, "",
+            UUID.randomUUID().toString()).join();
+        assertEquals(200, cancelled.statusCode(), tenant + ": " + cancelled.body());
+        JsonNode ledger = JSON.readTree(service.send("GET", "/api/v1/payments?orderId=" + id, token, "", null)
+            .join().body());
+        assertEquals(2, ledger.get("items").size(), tenant + " charge and refund");
+        JsonNode stock = JSON.readTree(service.send("GET", "/api/v1/inventory/" + sku, token, "", null).join().body());
+        assertEquals(15, stock.get("available").asInt(), tenant + " restocked");
+        assertEquals(409, service.send("POST", "/api/v1/orders", token,
+            OrderRequest.order().line(sku, 99).json(), UUID.randomUUID().toString()).join().statusCode(), tenant);
+    }
+
+    private void awaitClusterOk() throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            boolean ok = nodes.stream().allMatch(node -> output(List.of("redis-cli", "-p", Integer.toString(node.port()),
+                "CLUSTER", "INFO")).contains("cluster_state:ok"));
+            if (ok) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the cluster did not reach cluster_state:ok");
+    }
+
+    private static int run(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+        if (process.exitValue() != 0) {
+            System.out.println(output);
+        }
+        return process.exitValue();
+    }
+
+    private static String output(List<String> command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor(10, TimeUnit.SECONDS);
+            return output;
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
