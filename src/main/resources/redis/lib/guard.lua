@@ -13,7 +13,14 @@
 local function guarded(GK, GA, K, A)
   local kind, payload, allowed, remaining, retry, reset =
     claim_look(GK[1], GK[2], GA[3], GA[4], GK[3], GA[5], GA[6])
-  if kind ~= 'fresh' then return {kind, payload, allowed, remaining, retry, reset} end
+  if kind ~= 'fresh' then
+    if kind == 'existing' and string.sub(payload, 1, 1) == 'D' then
+      -- A replay is vouched for like a first answer: this write follows the stored record (and the order) in the
+      -- replication stream, so a WAIT after this script counts replicas that have them too.
+      redis.call('PEXPIRE', GK[1], math.max(1, redis.call('PTTL', GK[1])))
+    end
+    return {kind, payload, allowed, remaining, retry, reset}
+  end
   claim_count(GK[2], GA[3], GA[4])
   local reply = domain(K, A)
   local state = 'held'

@@ -240,7 +240,17 @@ public class IdempotencyFilters implements FoldedLimit {
                 new KeyBudgetExceededException(Long.parseLong(reply.get(1)))));
         }
         ClaimProtocol.Claim claim = folded.claim();
-        return protocol.await(claim, IdempotencyRecord.decode(reply.get(1)), endpoint.inFlightWait())
+        IdempotencyRecord held = IdempotencyRecord.decode(reply.get(1));
+        int replicas = config.redis().minReplicaAcks();
+        if (held.completed() && replicas > 0 && stop.acknowledged() < replicas) {
+            // A stored result that too few replicas vouch for is not answered: it might not survive a failover.
+            metrics.recordStore(FOLDED_OPERATION, operation.sinceHanded(), false);
+            metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
+            return Uni.createFrom().item(withRetryAfter(problem(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
+                "The result of this request is not yet on enough replicas; retry with the same Idempotency-Key "
+                    + "to get it.")));
+        }
+        return protocol.await(claim, held, endpoint.inFlightWait())
             .map(decision -> respond(endpoint, decision, request, operation.operationKey(),
                 claim.pending().fingerprint()))
             .onFailure(StoreUnavailableException.class).recoverWithItem(() -> withRetryAfter(problem(

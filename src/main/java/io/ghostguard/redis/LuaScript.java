@@ -63,7 +63,7 @@ public final class LuaScript {
     public Uni<Replied> run(ReactiveRedisDataSource redis, ScriptGuard guard, List<String> keys, List<String> args,
                             String storedOutcome, String releasedOutcome, int replicas, long timeoutMillis) {
         return run(redis, guard.keys(keys), guard.args(storedOutcome, releasedOutcome, args), replicas, timeoutMillis)
-            .map(replied -> new Replied(guard.split(replied.reply()), replied.acknowledged()));
+            .map(replied -> new Replied(guard.split(replied.reply(), replied.acknowledged()), replied.acknowledged()));
     }
 
     /**

@@ -63,11 +63,11 @@ public final class ScriptGuard {
     }
 
     /** Keeps the guard's part of the reply and returns the domain's, or fails when the guard stopped. */
-    List<String> split(List<String> whole) {
+    List<String> split(List<String> whole, int acknowledged) {
         List<String> own = List.copyOf(whole.subList(0, REPLY_WIDTH));
         reply = own;
         if (whole.size() == REPLY_WIDTH) {
-            throw new GuardStopped(own);
+            throw new GuardStopped(own, acknowledged);
         }
         return whole.subList(REPLY_WIDTH, whole.size());
     }

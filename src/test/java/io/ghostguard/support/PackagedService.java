@@ -86,6 +86,17 @@ public final class PackagedService implements AutoCloseable {
         return HTTP.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Kills the instance with SIGKILL, as a crashed or evicted pod dies: nothing is flushed or finished. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** Whether the process still runs. */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();
