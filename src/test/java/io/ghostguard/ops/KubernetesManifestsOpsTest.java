@@ -46,8 +46,9 @@ class KubernetesManifestsOpsTest {
         "app.kubernetes.io/managed-by", "app.kubernetes.io/instance");
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod"})
+    @ValueSource(strings = {"dev", "prod", "prod-sentinel"})
     void overlayRendersValidatesAndIsRestricted(String overlay) throws Exception {
+        boolean inClusterRedis = !overlay.endsWith("-sentinel");
         Path rendered = render(overlay);
         String validation = run(List.of("node", "src/test/k8s/validate.mjs", rendered.toString()));
         assertFalse(validation.contains("INVALID") || validation.contains("UNKNOWN"), validation);
@@ -57,9 +58,10 @@ class KubernetesManifestsOpsTest {
         documents.forEach(doc -> kinds.merge(doc.get("kind").asText(), 1, Integer::sum));
         System.out.printf("overlay %s renders %d documents: %s%n", overlay, documents.size(), kinds);
         for (String kind : List.of("Namespace", "Deployment", "Service", "ConfigMap", "HorizontalPodAutoscaler",
-            "PodDisruptionBudget", "NetworkPolicy", "StatefulSet", "ServiceMonitor", "PrometheusRule")) {
+            "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor", "PrometheusRule")) {
             assertTrue(kinds.containsKey(kind), overlay + " lacks " + kind);
         }
+        assertEquals(inClusterRedis, kinds.containsKey("StatefulSet"), overlay + ": the in-cluster Redis, or none");
         for (JsonNode doc : documents) {
             JsonNode labels = doc.path("metadata").path("labels");
             for (String label : COMMON_LABELS) {
@@ -121,6 +123,14 @@ class KubernetesManifestsOpsTest {
             || "ghostguard-orders-oidc".equals(container.at("/envFrom/2/secretRef/name").asText()),
             "tokens verified by discovery or by a public key from a Secret");
 
+        if (!inClusterRedis) {
+            assertEquals("sentinel", config.at("/data/QUARKUS_REDIS_CLIENT_TYPE").asText(), overlay);
+            assertEquals("mymaster", config.at("/data/QUARKUS_REDIS_MASTER_NAME").asText(), overlay);
+            assertEquals("1", config.at("/data/ORDERS_REDIS_MIN_REPLICA_ACKS").asText(), "acknowledged orders survive a "
+                + "failover");
+            assertTrue(config.at("/data/QUARKUS_REDIS_HOSTS").asText().contains(":26379"), "the Sentinels");
+            return;
+        }
         JsonNode redis = one(documents, "StatefulSet", "ghostguard-redis");
         assertFalse(redis.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").isMissingNode());
         String redisConfig = redis.at("/spec/template/spec/volumes/0/configMap/name").asText();
