@@ -153,6 +153,16 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 stop "$PEER_PID"
 
+# p99 at the peer's throughput: ours paced (a pause before each request of each connection) to about the peer's
+# median rate. wrk cannot hold an exact rate, so the achieved rate is printed beside it.
+PEER_MEDIAN=$(median $(for r in $(seq 1 "$ROUNDS"); do eval "echo \$RPS_peer_post_$r"; done))
+PEER_P99S=()
+for r in $(seq 1 "$ROUNDS"); do eval "PEER_P99S+=(\$P99_peer_post_$r)"; done
+PAUSE=$(awk -v c="$CONNECTIONS" -v rate="$PEER_MEDIAN" 'BEGIN {printf "%d", c * 1000 / rate}')
+echo "== ours paced to the peer's median throughput ($PEER_MEDIAN req/s: a ${PAUSE} ms pause per connection)"
+run_wrk ours-paced "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench paced "$PAUSE"
+echo "  peer p99 in its rounds: ${PEER_P99S[*]}; ours at about its throughput: $P99_ours_paced"
+
 REPLAYED=$(curl -s http://127.0.0.1:19401/q/metrics \
   | awk '/^idempotency_requests_total\{.*outcome="replayed"/ {s += $2} END {print s + 0}')
 echo "== result"

@@ -1,5 +1,6 @@
 -- wrk script: POST /api/v1/orders with a fresh Idempotency-Key on every request.
--- Arguments: sku, run nonce (every wrk run must pass its own, so no key is ever sent twice).
+-- Arguments: sku, run nonce (every wrk run must pass its own, so no key is ever sent twice), and optionally a
+-- pause in milliseconds before each request of a connection (paces the load to a target rate).
 local counter = 0
 local threads = {}
 
@@ -11,6 +12,11 @@ end
 function init(args)
   sku = args[1] or "bench-sku"
   nonce = args[2] or tostring(os.time())
+  pause = tonumber(args[3] or "0")
+end
+
+function delay()
+  return pause
 end
 
 function request()

@@ -14,6 +14,6 @@ SECONDS_SPREAD=${2:-120}
 SETTINGS=${3:-0,1}
 command -v redis-server >/dev/null || { echo "redis-server is required (apt-get install -y redis-server redis-sentinel)"; exit 1; }
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(java -version 2>&1 | head -1)"
-./mvnw -B verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ChaosIT \
+./mvnw -B verify -Pops -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ChaosIT \
   -Dchaos.intents="$INTENTS" -Dchaos.seconds="$SECONDS_SPREAD" -Dchaos.acks="$SETTINGS" \
   | grep -E '^chaos:|Tests run:|BUILD|FAIL'

@@ -26,6 +26,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * and {@code -Dchaos.acks} make the full run. Goals: no duplicate order or charge ever; no acknowledged order
  * lost with {@code min-replica-acks=1}.
  */
+@Tag("ops")
 class ChaosIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * same call after reconnecting (one order), reuse the key with other arguments, a schema violation, no token,
  * a token of another tenant.
  */
+@Tag("ops")
 class McpSdkEndToEndIT {
 
     @Test

@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * script runs for tenants spread over the slots of all three primaries: each script's keys share the tenant's
  * hash tag, so each runs on one slot.
  */
+@Tag("ops")
 class RedisClusterIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
