@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chaos harness (see {@code src/chaos/README.md}): agent intents retried with timeouts and jitter by
+ * The chaos harness ({@code src/chaos/README.md}): agent intents retried with timeouts and jitter by
  * concurrent clients against two packaged instances on a real Redis Sentinel deployment, while the harness
  * kills -9 a service instance (and starts it again), kills the Redis primary (Sentinel failover), freezes the
  * primary (SIGSTOP) and pauses its clients ({@code CLIENT PAUSE}). Then it counts, from what Redis holds: orders
