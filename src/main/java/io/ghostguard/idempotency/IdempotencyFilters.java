@@ -69,6 +69,8 @@ public class IdempotencyFilters implements FoldedLimit {
     private static final String CLAIM = IdempotencyFilters.class.getName() + ".claim";
     private static final String RETRY_AFTER_SECONDS = "1";
     private static final String STOPPED = IdempotencyFilters.class.getName() + ".stopped";
+    /** Marks a request whose claim was handed to its domain script (see {@link OperationContext#guard}). */
+    private static final String FOLDED = IdempotencyFilters.class.getName() + ".folded";
     private static final String GUARD_HELD = "held";
     /** The {@code operation} label of a folded script's store call: claim, effect and commit at once. */
     private static final String FOLDED_OPERATION = "folded";
@@ -146,6 +148,7 @@ public class IdempotencyFilters implements FoldedLimit {
                 operation.bind(hash, fingerprint);
                 operation.fold(new OperationContext.Folded(endpoint, protocol.prepare(storageKey, fingerprint),
                     budget, rate));
+                request.setProperty(FOLDED, Boolean.TRUE);
                 return Uni.createFrom().<Response>nullItem();
             }
             return protocol.begin(storageKey, fingerprint, endpoint.lease(),
@@ -167,7 +170,7 @@ public class IdempotencyFilters implements FoldedLimit {
         if (request.getProperty(CLAIM) instanceof HeldClaim claimed) {
             request.removeProperty(CLAIM);
             held = claimed;
-        } else if (operation.folded() != null && request.getProperty(STOPPED) == null) {
+        } else if (request.getProperty(FOLDED) != null && request.getProperty(STOPPED) == null) {
             OperationContext.Folded folded = operation.folded();
             ScriptGuard guard = operation.handedGuard();
             boolean unavailable = response.getStatus() == Response.Status.SERVICE_UNAVAILABLE.getStatusCode();

@@ -33,6 +33,14 @@ public record IdempotencyRecord(boolean completed, String owner, String fingerpr
             + (location == null ? "" : location) + SEPARATOR + (body == null ? "" : body);
     }
 
+    /**
+     * The stored form of a completed response up to and including {@code locationPrefix}, for a script that
+     * appends the created resource's id, a separator and the body itself ({@code redis/lib/guard.lua}).
+     */
+    public static String completedHead(String fingerprint, int status, String contentType, String locationPrefix) {
+        return "D" + SEPARATOR + fingerprint + SEPARATOR + status + SEPARATOR + contentType + SEPARATOR + locationPrefix;
+    }
+
     /** Reads the stored form. */
     public static IdempotencyRecord decode(String stored) {
         String[] fields = stored.split(String.valueOf(SEPARATOR), stored.startsWith("D") ? 6 : 3);

@@ -47,8 +47,8 @@ public class OperationContext {
             ClaimProtocol.Claim claim = folded.claim();
             KeyBudget budget = folded.budget();
             RateCheck rate = folded.rate();
-            String head = IdempotencyRecord.done(claim.pending().fingerprint(), 201, MediaType.APPLICATION_JSON,
-                locationPrefix, "").encode();
+            String head = IdempotencyRecord.completedHead(claim.pending().fingerprint(), 201, MediaType.APPLICATION_JSON,
+                locationPrefix);
             handedNanos = System.nanoTime();
             guard = new ScriptGuard(
                 List.of(claim.storageKey(), budget == null ? claim.storageKey() : budget.counterKey(),
@@ -57,7 +57,7 @@ public class OperationContext {
                     budget == null ? "" : Long.toString(budget.quota()),
                     budget == null ? "0" : Long.toString(budget.window().toMillis()),
                     rate == null ? "" : rate.arguments().get(0), rate == null ? "0" : rate.arguments().get(1),
-                    head.substring(0, head.length() - 1), Long.toString(folded.endpoint().retention().toMillis())));
+                    head, Long.toString(folded.endpoint().retention().toMillis())));
         }
         return guard;
     }

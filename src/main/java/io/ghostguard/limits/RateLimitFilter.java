@@ -15,6 +15,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
@@ -41,7 +42,7 @@ public class RateLimitFilter {
     private final RateLimitStore store;
     private final LimitMetrics metrics;
     private final IdentityResolver identities;
-    private final Instance<FoldedLimit> folded;
+    private final List<FoldedLimit> folded;
 
     public RateLimitFilter(Limits limits, RateLimitStore store, LimitMetrics metrics, IdentityResolver identities,
                            Instance<FoldedLimit> folded) {
@@ -49,7 +50,7 @@ public class RateLimitFilter {
         this.store = store;
         this.metrics = metrics;
         this.identities = identities;
-        this.folded = folded;
+        this.folded = folded.stream().toList();
     }
 
     /** Counts the request against its policy; a 429 ends it here. */

@@ -130,12 +130,14 @@ class ClaimProtocolTest {
     @Test
     void aClaimWhoseCallTimedOutIsReleasedInTheBackgroundLongBeforeItsLease() throws InterruptedException {
         String key = key();
+        // The fresh key is counted by the claim script itself, so the counter proves that the script did run.
+        KeyBudget budget = new KeyBudget("nk:{t:protocol}:" + unique("p"), 10, Duration.ofHours(1));
         redis.pause();
         try {
             // The claim script waits in the stalled server; the caller gives up after the command timeout and is
             // told that nothing was executed.
             assertThrows(StoreUnavailableException.class,
-                () -> protocol.begin(key, "fp", LEASE, NO_WAIT, null, null, counted -> { }).await().indefinitely());
+                () -> protocol.begin(key, "fp", LEASE, NO_WAIT, budget, null, counted -> { }).await().indefinitely());
         } finally {
             redis.resume();
         }
@@ -144,6 +146,7 @@ class ClaimProtocolTest {
         while (!"null".equals(String.valueOf(redis.command("GET", key))) && System.nanoTime() - started < 5e9) {
             Thread.sleep(20);
         }
+        assertEquals("1", redis.command("GET", budget.counterKey()), "the stalled claim ran when Redis woke");
         assertEquals("null", String.valueOf(redis.command("GET", key)), "released, fenced, in the background");
         assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT), "the retry executes at once");
     }

@@ -27,4 +27,13 @@ class IdempotencyRecordTest {
     void foreignValuesAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> IdempotencyRecord.decode("{\"state\":\"done\"}"));
     }
+
+    @Test
+    void aHeadCompletedByAScriptIsTheStoredFormOfTheWholeResponse() {
+        // What redis/lib/guard.lua stores: the head, the created id, a newline, the body.
+        String stored = IdempotencyRecord.completedHead("fp", 201, "application/json", "/api/v1/orders/") + "o1"
+            + "\n" + "{\"id\":\"o1\"}";
+        assertEquals(IdempotencyRecord.done("fp", 201, "application/json", "/api/v1/orders/o1", "{\"id\":\"o1\"}"),
+            IdempotencyRecord.decode(stored));
+    }
 }

@@ -8,15 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.devredis.RedisServerProcess;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.PackagedService;
+import io.ghostguard.support.RedisCli;
 import io.ghostguard.support.Tokens;
-import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -45,10 +43,11 @@ class RedisClusterIT {
             nodes.add(RedisServerProcess.startOnFreePort(List.of("--cluster-enabled", "yes", "--cluster-node-timeout",
                 "2000")));
         }
-        List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        List<String> create = new ArrayList<>(List.of("--cluster", "create"));
         nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
         create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-        assertEquals(0, run(create), "cluster created");
+        RedisCli.Result created = RedisCli.run(create);
+        assertEquals(0, created.exitCode(), created.output());
         awaitClusterOk();
 
         String hosts = nodes.stream().map(RedisServerProcess::url).collect(Collectors.joining(","));
@@ -57,8 +56,8 @@ class RedisClusterIT {
                 exerciseEveryEndpoint(service, tenant);
             }
         }
-        long primariesWithData = nodes.stream().filter(node -> !output(List.of("redis-cli", "-p",
-            Integer.toString(node.port()), "DBSIZE")).trim().equals("0")).count();
+        long primariesWithData = nodes.stream().filter(node -> !RedisCli.on(node.port(), "DBSIZE").trim().equals("0"))
+            .count();
         assertTrue(primariesWithData >= 4, "tenants spread over the primaries (and their replicas): "
             + primariesWithData + " nodes hold data");
     }
@@ -99,34 +98,13 @@ class RedisClusterIT {
 
     private void awaitClusterOk() throws InterruptedException {
         for (int i = 0; i < 100; i++) {
-            boolean ok = nodes.stream().allMatch(node -> output(List.of("redis-cli", "-p", Integer.toString(node.port()),
-                "CLUSTER", "INFO")).contains("cluster_state:ok"));
+            boolean ok = nodes.stream().allMatch(node -> RedisCli.on(node.port(), "CLUSTER", "INFO")
+                .contains("cluster_state:ok"));
             if (ok) {
                 return;
             }
             Thread.sleep(100);
         }
         throw new AssertionError("the cluster did not reach cluster_state:ok");
-    }
-
-    private static int run(List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
-        if (process.exitValue() != 0) {
-            System.out.println(output);
-        }
-        return process.exitValue();
-    }
-
-    private static String output(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            process.waitFor(10, TimeUnit.SECONDS);
-            return output;
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

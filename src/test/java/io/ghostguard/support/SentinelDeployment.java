@@ -4,7 +4,6 @@ import io.ghostguard.devredis.RedisServerProcess;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +37,10 @@ public final class SentinelDeployment implements AutoCloseable {
             deployment.servers.add(RedisServerProcess.startOnFreePort(List.of("--replicaof", "127.0.0.1",
                 Integer.toString(primary.port()), "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0")));
         }
-        for (int i = 0; i < 200 && !cli(primary.port(), "INFO", "replication").contains("connected_slaves:2"); i++) {
+        for (int i = 0; !RedisCli.on(primary.port(), "INFO", "replication").contains("connected_slaves:2"); i++) {
+            if (i == 200) {
+                throw new IllegalStateException("the replicas did not connect to the primary");
+            }
             Thread.sleep(50);
         }
         deployment.sentinelPort = freePort();
@@ -50,7 +52,10 @@ public final class SentinelDeployment implements AutoCloseable {
             "sentinel parallel-syncs " + MASTER + " 1", ""));
         deployment.sentinel = new ProcessBuilder(primary.executable().toString(), config.toString(), "--sentinel")
             .redirectErrorStream(true).redirectOutput(dir.resolve("sentinel.log").toFile()).start();
-        for (int i = 0; i < 100 && !cli(deployment.sentinelPort, "PING").contains("PONG"); i++) {
+        for (int i = 0; !RedisCli.on(deployment.sentinelPort, "PING").contains("PONG"); i++) {
+            if (i == 100) {
+                throw new IllegalStateException("the Sentinel did not start; see " + dir.resolve("sentinel.log"));
+            }
             Thread.sleep(50);
         }
         return deployment;
@@ -63,7 +68,7 @@ public final class SentinelDeployment implements AutoCloseable {
 
     /** The server the Sentinel names as primary now. */
     public RedisServerProcess primary() {
-        String[] address = cli(sentinelPort, "SENTINEL", "get-master-addr-by-name", MASTER).trim().split("\\s+");
+        String[] address = RedisCli.on(sentinelPort, "SENTINEL", "get-master-addr-by-name", MASTER).trim().split("\\s+");
         int port = Integer.parseInt(address[address.length - 1]);
         return servers.stream().filter(server -> server.port() == port).findFirst()
             .orElseThrow(() -> new IllegalStateException("unknown primary " + port));
@@ -89,24 +94,7 @@ public final class SentinelDeployment implements AutoCloseable {
 
     /** {@code CLIENT PAUSE millis WRITE} on the current primary. */
     public void pausePrimaryClients(long millis) {
-        cli(primary().port(), "CLIENT", "PAUSE", Long.toString(millis), "WRITE");
-    }
-
-    /** Runs one command with redis-cli against a port; the output, or "" when it could not run. */
-    public static String cli(int port, String... args) {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            process.waitFor(10, TimeUnit.SECONDS);
-            return output;
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
+        RedisCli.on(primary().port(), "CLIENT", "PAUSE", Long.toString(millis), "WRITE");
     }
 
     private static void signal(String signal, long pid) {
