@@ -1,7 +1,7 @@
--- Counts the request against its rate limit, then claims an idempotency record with a lease or returns the
--- record that is already there; a fresh key counts against the principal's new-key budget, so one principal
--- cannot fill the store with keys (lib/gcra, lib/claim). One script: limit, claim and the read of the winner's
--- record are one round trip.
+-- Step 2 of the gate (SPEC 5): counts the request against its rate limit, then claims an idempotency record with
+-- a lease or returns the record that is already there; a fresh key counts against the principal's new-key
+-- budget, so one principal cannot fill the store with keys (lib/gcra, lib/claim). One script: limit, claim and
+-- the read of the winner's record are one round trip, before anything outside Redis runs.
 -- KEYS[1] idem:{t}:<sha256 of tenant, principal, method, route template, key>
 -- KEYS[2] nk:{t}:<principal digest>  (counter of fresh keys in the window; only when ARGV[3] ~= '')
 -- KEYS[3] rl:{t}:writes:<principal digest>  (GCRA state; only when ARGV[5] ~= '')
@@ -13,6 +13,11 @@
 -- 'budget' (payload: ms until the new-key window ends) or 'limited' (nothing claimed).
 local kind, payload, allowed, remaining, retry, reset =
   claim_look(KEYS[1], KEYS[2], ARGV[3], ARGV[4], KEYS[3], ARGV[5], ARGV[6])
+if kind == 'existing' and string.sub(payload, 1, 1) == 'D' then
+  -- A replay is vouched for like a first answer: this write follows the stored record (and what it names) in the
+  -- replication stream, so a WAIT in the same batch counts replicas that have them too.
+  redis.call('PEXPIRE', KEYS[1], math.max(1, redis.call('PTTL', KEYS[1])))
+end
 if kind ~= 'fresh' then return {kind, payload, allowed, remaining, retry, reset} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 claim_count(KEYS[2], ARGV[3], ARGV[4])

@@ -21,7 +21,7 @@
 -- (so a natural key never names a deleted order). Each placement drops the two oldest entries of both indexes
 -- when their orders are gone; those order keys are read by name, in the tenant's slot like every other key.
 -- A natural key is bound to what first used it: the same key with another digest changes nothing and says so.
--- Returns {'created', orderJson, orderId} | {'existing', orderId} | {'insufficient', sku, requested, available}
+-- Returns {'created', orderJson, orderId} | {'existing', orderJson (false when gone), orderId} | {'insufficient', sku, requested, available}
 --       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
 --       | {'spend-cap', ms until the spend window ends}
 
@@ -34,18 +34,24 @@ local function bound(key, digest)
   return orderId, stored == digest
 end
 
+-- The order a natural key names, as its record (the response body of the request that placed it).
+local orderPrefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[1])
+local function found(orderId)
+  return {'existing', redis.call('GET', orderPrefix .. orderId), orderId}
+end
+
 if ARGV[7] ~= '' then
   local orderId, same = bound(KEYS[6], ARGV[7])
   if orderId then
     if not same then return {'operation-reused'} end
-    return {'existing', orderId}
+    return found(orderId)
   end
 end
 if ARGV[5] ~= '' then
   local orderId, same = bound(KEYS[7], ARGV[9])
   if orderId then
     if not same then return {'reference-conflict'} end
-    return {'existing', orderId}
+    return found(orderId)
   end
 end
 
@@ -119,7 +125,6 @@ if retention > 0 then
   redis.call('PEXPIRE', KEYS[2], kept)
   if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[6], retention) end
   if ARGV[5] ~= '' then redis.call('PEXPIRE', KEYS[7], retention) end
-  local orderPrefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[1])
   for _, index in ipairs({KEYS[3], KEYS[4]}) do
     for _, oldest in ipairs(redis.call('ZRANGE', index, 0, 1)) do
       if redis.call('EXISTS', orderPrefix .. oldest) == 0 then redis.call('ZREM', index, oldest) end

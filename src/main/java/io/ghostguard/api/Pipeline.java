@@ -27,11 +27,14 @@ public final class Pipeline {
      */
     public static final int FILTER_RESOURCE_METADATA = 75;
 
-    /** REST request filter: refine the caller with the identity claim, label the server span. */
-    public static final int FILTER_TELEMETRY = 10;
-    /** REST request filter (and its response filter): rate limits per tenant, principal and caller type. */
+    /** REST request filter: resolve the call's access once (actor, label, tier, scopes), label the server span. */
+    public static final int FILTER_ACCESS = 10;
+    /**
+     * REST request filter (and its response filter): the request rate of calls the gate does not count in its
+     * claim script (reads, PUT, POST endpoints without idempotency); the RateLimit headers of every answer.
+     */
     public static final int FILTER_LIMITS = 20;
-    /** REST request filter (and its response filter): the idempotency boundary. */
+    /** REST request filter (and its response filter): the gate's step 2 (limits and claim) and the completion. */
     public static final int FILTER_IDEMPOTENCY = 1000;
 
     private Pipeline() {

@@ -7,15 +7,14 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Consumer;
 
 /**
- * The idempotency claim protocol, independent of any surface: claim a key with a fenced pending record, or
- * find what holds it (a stored result to replay, another request's claim to wait for, a different request to
- * refuse); then complete the claim with the final result or abandon it so a retry can execute. Only the owner
- * of a pending record can complete or abandon it, so a request that outlived its lease changes nothing.
+ * The idempotency claim protocol, independent of any surface: count the request and claim its key with a fenced
+ * pending record in one step, or find what holds it (a stored result to replay, another request's claim to wait
+ * for, a different request to refuse); then complete the claim with the final result or abandon it so a retry can
+ * execute. Only the owner of a pending record can complete or abandon it, so a request that outlived its lease
+ * changes nothing.
  */
 @ApplicationScoped
 public class ClaimProtocol {
@@ -36,14 +35,18 @@ public class ClaimProtocol {
     public record Claim(String storageKey, IdempotencyRecord pending) {
     }
 
+    /** What the protocol decided for a request, with the rate step of its first look (null: not counted). */
+    public record Begun(Decision decision, RateDecision rate) {
+    }
+
     /** What the protocol decided for a request. */
     public sealed interface Decision {
         /** The request owns the key now and must execute, then complete or abandon the claim. */
         record Execute(Claim claim) implements Decision {
         }
 
-        /** The same request completed before; its stored result is to be replayed. */
-        record Replay(IdempotencyRecord stored) implements Decision {
+        /** The same request completed before; its stored result is to be replayed ({@code acknowledged}: WAIT). */
+        record Replay(IdempotencyRecord stored, int acknowledged) implements Decision {
         }
 
         /** The key belongs to a different request. */
@@ -53,67 +56,60 @@ public class ClaimProtocol {
         /** The same request is still executing elsewhere after the wait. */
         record InProgress() implements Decision {
         }
+
+        /** Over the request rate: nothing looked at, nothing claimed. */
+        record Limited() implements Decision {
+        }
+
+        /** A fresh key over the new-key budget: nothing claimed. */
+        record OverBudget(long untilWindowEndsMillis) implements Decision {
+        }
     }
 
     /**
-     * Claims {@code storageKey} for a request with {@code fingerprint}. While the same request runs elsewhere,
-     * polls on a Vert.x timer (the caller stays on its event loop) for at most {@code inFlightWait}. A fresh key
-     * counts against {@code budget} (null: none); over it, fails with {@link KeyBudgetExceededException}. The
-     * first look counts the request against {@code rate} (null: none; polls are not counted again) and hands
-     * the step to {@code counted}; over it, fails with {@code RateLimitedException}.
+     * Counts the request against {@code rate} (null: none; polls are not counted again) and claims
+     * {@code storageKey} for a request with {@code fingerprint}, in one step. While the same request runs
+     * elsewhere, polls on a Vert.x timer (the caller stays on its event loop) for at most {@code inFlightWait}. A
+     * fresh key counts against {@code budget} (null: none).
      */
-    public Uni<Decision> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait,
-                               KeyBudget budget, RateCheck rate, Consumer<RateDecision> counted) {
+    public Uni<Begun> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait,
+                            KeyBudget budget, RateCheck rate) {
         Claim claim = new Claim(storageKey, IdempotencyRecord.pending(ownerToken(), fingerprint));
+        long deadline = System.nanoTime() + inFlightWait.toNanos();
         return store.claim(storageKey, claim.pending(), lease, budget, rate)
             .onFailure(StoreUnavailableException.class).invoke(() -> releaseInBackground(claim, lease))
-            .flatMap(first -> {
-                if (first.rate() != null) {
-                    counted.accept(first.rate());
-                }
-                return decided(claim, first.held(), lease, System.nanoTime() + inFlightWait.toNanos(), budget,
-                    FIRST_POLL_MILLIS);
-            });
+            .flatMap(first -> decided(claim, first, lease, deadline, budget, FIRST_POLL_MILLIS)
+                .map(decision -> new Begun(decision, first.rate())));
     }
 
-    /**
-     * A claim not yet taken, for a script that takes it itself (a guard folded around a domain script): its
-     * pending record fences the key exactly like one taken by {@link #begin}.
-     */
-    public Claim prepare(String storageKey, String fingerprint) {
-        return new Claim(storageKey, IdempotencyRecord.pending(ownerToken(), fingerprint));
-    }
-
-    /**
-     * Decides a request that found {@code held} under its key without claiming anything: a reuse, a replay, or a
-     * running twin to wait for (polling without claiming) for at most {@code inFlightWait}. A twin that goes away
-     * without a result leaves the key free: the request is told it is in progress and its retry executes.
-     */
-    public Uni<Decision> await(Claim claim, IdempotencyRecord held, Duration inFlightWait) {
-        return awaited(claim, Optional.of(held), System.nanoTime() + inFlightWait.toNanos(), FIRST_POLL_MILLIS);
-    }
-
-    private Uni<Decision> awaited(Claim claim, Optional<IdempotencyRecord> held, long deadline, long pollMillis) {
-        if (held.isEmpty()) {
+    private Uni<Decision> decided(Claim claim, ClaimStore.Looked looked, Duration lease, long deadline,
+                                  KeyBudget budget, long pollMillis) {
+        switch (looked.found()) {
+            case CLAIMED:
+                return Uni.createFrom().item(new Decision.Execute(claim));
+            case LIMITED:
+                return Uni.createFrom().item(new Decision.Limited());
+            case OVER_BUDGET:
+                return Uni.createFrom().item(new Decision.OverBudget(looked.budgetWaitMillis()));
+            default:
+                break;
+        }
+        IdempotencyRecord held = looked.held().orElseThrow();
+        if (!claim.pending().fingerprint().equals(held.fingerprint())) {
+            return Uni.createFrom().item(new Decision.Reused());
+        }
+        if (held.completed()) {
+            return Uni.createFrom().item(new Decision.Replay(held, looked.acknowledged()));
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
             return Uni.createFrom().item(new Decision.InProgress());
         }
-        return decided(claim, held, Duration.ZERO, deadline, null, pollMillis, (again, pause) ->
-            pause(pause).flatMap(ignored -> store.peek(claim.storageKey()))
-                .flatMap(next -> awaited(claim, next, deadline, Math.min(pollMillis * 2, LONGEST_POLL_MILLIS))));
-    }
-
-    /**
-     * Stores the final result of a request whose claim was never taken (the folded script did not run) unless the
-     * key holds a record by now; empty when stored, else the decision for that record (a reuse, a replay, or a
-     * twin in progress), which is the request's answer instead of its own.
-     */
-    public Uni<Optional<Decision>> completeUnclaimed(Claim claim, int status, String contentType, String location,
-                                                     String body, Duration retention) {
-        return store.storeIfAbsent(claim.storageKey(), IdempotencyRecord.done(claim.pending().fingerprint(), status,
-                contentType, location, body), retention)
-            .flatMap(previous -> previous.isEmpty() ? Uni.createFrom().item(Optional.<Decision>empty())
-                : decided(claim, previous, Duration.ZERO, System.nanoTime(), null, FIRST_POLL_MILLIS)
-                    .map(Optional::of));
+        long pause = Math.min(pollMillis, Math.max(1, left / 1_000_000));
+        return pause(pause)
+            .flatMap(ignored -> store.claim(claim.storageKey(), claim.pending(), lease, budget, null))
+            .flatMap(next -> decided(claim, next, lease, deadline, budget,
+                Math.min(pollMillis * 2, LONGEST_POLL_MILLIS)));
     }
 
     /** Stores the final result of a claim; false when the claim was no longer this request's. */
@@ -148,38 +144,6 @@ public class ClaimProtocol {
     /** Releases a claim so that a retry executes; false when the claim was no longer this request's. */
     public Uni<Boolean> abandon(Claim claim) {
         return store.release(claim.storageKey(), claim.pending());
-    }
-
-    /** How a running twin is looked at again: after {@code pause} ms, with the claim's own rules. */
-    private interface Poll {
-        Uni<Decision> again(Claim claim, long pauseMillis);
-    }
-
-    private Uni<Decision> decided(Claim claim, Optional<IdempotencyRecord> existing, Duration lease, long deadline,
-                                  KeyBudget budget, long pollMillis) {
-        return decided(claim, existing, lease, deadline, budget, pollMillis, (again, pause) -> pause(pause)
-            .flatMap(ignored -> store.claim(claim.storageKey(), claim.pending(), lease, budget, null))
-            .flatMap(next -> decided(claim, next.held(), lease, deadline, budget,
-                Math.min(pollMillis * 2, LONGEST_POLL_MILLIS))));
-    }
-
-    private Uni<Decision> decided(Claim claim, Optional<IdempotencyRecord> existing, Duration lease, long deadline,
-                                  KeyBudget budget, long pollMillis, Poll poll) {
-        if (existing.isEmpty()) {
-            return Uni.createFrom().item(new Decision.Execute(claim));
-        }
-        IdempotencyRecord held = existing.get();
-        if (!claim.pending().fingerprint().equals(held.fingerprint())) {
-            return Uni.createFrom().item(new Decision.Reused());
-        }
-        if (held.completed()) {
-            return Uni.createFrom().item(new Decision.Replay(held));
-        }
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-            return Uni.createFrom().item(new Decision.InProgress());
-        }
-        return poll.again(claim, Math.min(pollMillis, Math.max(1, left / 1_000_000)));
     }
 
     /** A unique, never exposed token that fences this request's claim; uniqueness is all it needs. */

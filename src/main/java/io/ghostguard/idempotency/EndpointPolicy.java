@@ -4,24 +4,27 @@ import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.config.OrdersConfig.StoreFailureMode;
 import java.time.Duration;
 
-/** The effective idempotency settings of one endpoint: its overrides over the global defaults. */
+/**
+ * The effective idempotency settings of one endpoint: its overrides over the global defaults. An endpoint that
+ * {@code commitsInEffect} stores every 2xx answer in the script of its effect (SPEC 5, step 4), so the adapter
+ * completes only its other final answers.
+ */
 public record EndpointPolicy(String name, String route, boolean readsBody, Duration retention, Duration lease,
-                             Duration inFlightWait, StoreFailureMode onStoreFailure, boolean folded) {
+                             Duration inFlightWait, StoreFailureMode onStoreFailure, boolean commitsInEffect) {
 
     /** Resolves the policy of a named endpoint at a route template; null when the endpoint opts out. */
-    static EndpointPolicy resolve(OrdersConfig.IdempotencyConfig config, String name, String route,
-                                  boolean readsBody, boolean foldable) {
+    public static EndpointPolicy resolve(OrdersConfig.IdempotencyConfig config, String name, String route,
+                                         boolean readsBody, boolean commitsInEffect) {
         OrdersConfig.EndpointOverride override = config.endpoints().get(name);
         if (override == null) {
             return new EndpointPolicy(name, route, readsBody, config.retention(), config.lease(), config.inFlightWait(),
-                config.onStoreFailure(), foldable && config.onStoreFailure() == StoreFailureMode.FAIL_CLOSED);
+                config.onStoreFailure(), commitsInEffect);
         }
         if (!override.enabled().orElse(true)) {
             return null;
         }
-        StoreFailureMode onFailure = override.onStoreFailure().orElse(config.onStoreFailure());
         return new EndpointPolicy(name, route, readsBody, override.retention().orElse(config.retention()),
             override.lease().orElse(config.lease()), override.inFlightWait().orElse(config.inFlightWait()),
-            onFailure, foldable && onFailure == StoreFailureMode.FAIL_CLOSED);
+            override.onStoreFailure().orElse(config.onStoreFailure()), commitsInEffect);
     }
 }

@@ -14,6 +14,8 @@ public final class IdempotencyKey {
 
     /** Standard header (IETF draft, Stripe). */
     public static final String HEADER = "Idempotency-Key";
+    /** Response header on replays. */
+    public static final String REPLAYED_HEADER = "Idempotent-Replayed";
     /** Accepted alias. */
     public static final String ALIAS = "X-Idempotency-Key";
     /** Longest key accepted. */

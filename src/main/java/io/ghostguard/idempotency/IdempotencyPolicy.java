@@ -18,9 +18,8 @@ public @interface IdempotencyPolicy {
     String value();
 
     /**
-     * Whether the resource hands the claim to its domain script ({@link OperationContext#guard}), so that claim,
-     * effect and commit are one script and one round trip (SPEC 5). Only for an endpoint whose effect is one
-     * script; a fail-open endpoint is never folded (its store and its effect fail together).
+     * Whether the effect's script stores the endpoint's 2xx answers itself ({@code redis/lib/commit.lua}), so that
+     * effect and commit are one script and one round trip (SPEC 5, step 4).
      */
-    boolean folded() default false;
+    boolean commitsInEffect() default false;
 }

@@ -1,13 +1,11 @@
 package io.ghostguard.idempotency;
 
+import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
-import io.ghostguard.limits.RateLimitedException;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.value.ReactiveValueCommands;
-import io.quarkus.redis.datasource.value.SetArgs;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -16,7 +14,9 @@ import java.util.Optional;
 
 /**
  * The claim store on Redis, the only class that speaks Redis for idempotency keys: one Lua script per call,
- * each with the shared deadline and timed as {@code idempotency_store_seconds{operation, result}}.
+ * each with the shared deadline and timed as {@code idempotency_store_seconds{operation, result}}. With
+ * {@code orders.redis.min-replica-acks}, the claim step runs with {@code WAIT} in the same batch, so a replayed
+ * answer is vouched for by as many replicas as a first one.
  */
 @ApplicationScoped
 public class RedisClaimStore implements ClaimStore {
@@ -26,34 +26,43 @@ public class RedisClaimStore implements ClaimStore {
     private static final LuaScript RELEASE = LuaScript.load("idempotency-release");
 
     private final ReactiveRedisDataSource redis;
-    private final ReactiveValueCommands<String, String> values;
     private final RedisCalls calls;
     private final IdempotencyMetrics metrics;
+    private final int replicas;
+    private final Duration ackTimeout;
 
-    public RedisClaimStore(ReactiveRedisDataSource redis, RedisCalls calls, IdempotencyMetrics metrics) {
+    public RedisClaimStore(ReactiveRedisDataSource redis, RedisCalls calls, IdempotencyMetrics metrics,
+                           OrdersConfig config) {
         this.redis = redis;
-        this.values = redis.value(String.class);
         this.calls = calls;
         this.metrics = metrics;
+        this.replicas = config.redis().minReplicaAcks();
+        this.ackTimeout = config.redis().replicaAckTimeout();
     }
 
     @Override
-    public Uni<Claimed> claim(String key, IdempotencyRecord pending, Duration lease, KeyBudget budget, RateCheck rate) {
+    public Uni<Looked> claim(String key, IdempotencyRecord pending, Duration lease, KeyBudget budget, RateCheck rate) {
         List<String> args = List.of(pending.encode(), Long.toString(lease.toMillis()),
             budget == null ? "" : Long.toString(budget.quota()),
             budget == null ? "0" : Long.toString(budget.window().toMillis()),
             rate == null ? "" : rate.arguments().get(0), rate == null ? "0" : rate.arguments().get(1));
         List<String> keys = List.of(key, budget == null ? key : budget.counterKey(), rate == null ? key : rate.key());
-        return timed("claim", CLAIM.run(redis, keys, args)).map(reply -> {
-            RateDecision decision = rate == null ? null : rate.decision(reply, 2);
-            return switch (reply.get(0)) {
-                case "claimed" -> new Claimed(Optional.empty(), decision);
-                case "existing" -> new Claimed(Optional.of(IdempotencyRecord.decode(reply.get(1))), decision);
-                case "budget" -> throw new KeyBudgetExceededException(Long.parseLong(reply.get(1)));
-                case "limited" -> throw new RateLimitedException(decision);
-                default -> throw new IllegalStateException("unexpected claim reply");
-            };
-        });
+        Uni<LuaScript.Replied> call = CLAIM.run(redis, keys, args, replicas, ackTimeout.toMillis());
+        return metrics.timeStore("claim", calls.guard("idempotency-claim", call,
+                replicas > 0 ? ackTimeout : Duration.ZERO))
+            .map(replied -> {
+                List<String> reply = replied.reply();
+                RateDecision decision = rate == null ? null : rate.decision(reply, 2);
+                return switch (reply.get(0)) {
+                    case "claimed" -> new Looked(Found.CLAIMED, Optional.empty(), decision, 0, replied.acknowledged());
+                    case "existing" -> new Looked(Found.EXISTING, Optional.of(IdempotencyRecord.decode(reply.get(1))),
+                        decision, 0, replied.acknowledged());
+                    case "budget" -> new Looked(Found.OVER_BUDGET, Optional.empty(), decision,
+                        Long.parseLong(reply.get(1)), replied.acknowledged());
+                    case "limited" -> new Looked(Found.LIMITED, Optional.empty(), decision, 0, replied.acknowledged());
+                    default -> throw new IllegalStateException("unexpected claim reply");
+                };
+            });
     }
 
     @Override
@@ -66,18 +75,6 @@ public class RedisClaimStore implements ClaimStore {
     public Uni<Boolean> release(String key, IdempotencyRecord pending) {
         return timed("release", RELEASE.run(redis, List.of(key), List.of(pending.encode())))
             .map(RedisClaimStore::one);
-    }
-
-    @Override
-    public Uni<Optional<IdempotencyRecord>> peek(String key) {
-        return timed("peek", values.get(key)).map(raw -> Optional.ofNullable(raw).map(IdempotencyRecord::decode));
-    }
-
-    @Override
-    public Uni<Optional<IdempotencyRecord>> storeIfAbsent(String key, IdempotencyRecord completed,
-                                                          Duration retention) {
-        return timed("commit", values.setGet(key, completed.encode(), new SetArgs().nx().px(retention)))
-            .map(previous -> Optional.ofNullable(previous).map(IdempotencyRecord::decode));
     }
 
     private <T> Uni<T> timed(String operation, Uni<T> call) {

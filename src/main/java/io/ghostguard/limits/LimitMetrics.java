@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code rate_limited_total{policy, caller_type}}, {@code spend_capped_total{caller_type}} and
+ * {@code rate_limited_total{policy, caller_type}} and
  * {@code rate_limiter_errors_total} (the limiter's store failed and the request went through unlimited).
  */
 @Startup
@@ -29,9 +29,6 @@ public class LimitMetrics {
             }
             errorCounter(policy);
         }
-        for (CallerType caller : CallerType.values()) {
-            spendCounter(caller.label());
-        }
     }
 
     /** Counts a request refused by a rate policy. */
@@ -42,16 +39,6 @@ public class LimitMetrics {
     private Counter limitedCounter(Policy policy, String callerType) {
         return counters.computeIfAbsent("rl " + policy.label() + ' ' + callerType, id -> registry.counter(
             MetricNames.RATE_LIMITED, "policy", policy.label(), MetricNames.CALLER_TYPE, callerType));
-    }
-
-    /** Counts an order refused by the spend cap. */
-    public void spendCapped(String callerType) {
-        spendCounter(callerType).increment();
-    }
-
-    private Counter spendCounter(String callerType) {
-        return counters.computeIfAbsent("sc " + callerType, id -> registry.counter(MetricNames.SPEND_CAPPED,
-            MetricNames.CALLER_TYPE, callerType));
     }
 
     /** Counts a request let through unlimited because the limiter's store failed. */

@@ -1,6 +1,5 @@
 package io.ghostguard.openapi;
 
-import io.ghostguard.idempotency.IdempotencyFilters;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.problem.ProblemType;
 import org.eclipse.microprofile.openapi.OASFactory;
@@ -38,8 +37,8 @@ final class IdempotencyDocumentation {
             .description("true when this response is a stored result replayed for a retried key.")
             .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING).maxLength(4).addEnumeration("true"));
         operation.getResponses().getAPIResponses().values().forEach(response -> {
-            if (response.getHeaders() == null || !response.getHeaders().containsKey(IdempotencyFilters.REPLAYED_HEADER)) {
-                response.addHeader(IdempotencyFilters.REPLAYED_HEADER, replayed);
+            if (response.getHeaders() == null || !response.getHeaders().containsKey(IdempotencyKey.REPLAYED_HEADER)) {
+                response.addHeader(IdempotencyKey.REPLAYED_HEADER, replayed);
             }
         });
         add(operation, "400", ProblemType.IDEMPOTENCY_KEY_MISSING, ProblemType.IDEMPOTENCY_KEY_INVALID);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
-import io.ghostguard.redis.ScriptGuard;
+import io.ghostguard.redis.ScriptCommit;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /**
  * Orders in Redis: the JSON record, the tenant and customer indexes and the two natural keys (see
@@ -42,9 +43,10 @@ public class OrderRepository {
     private static final String NO_KEY = "-";
 
     private static final LuaScript PLACE = LuaScript.load("place-order");
-    private static final LuaScript PLACE_GUARDED = LuaScript.guarded("place-order");
+    private static final LuaScript PLACE_COMMITTING = LuaScript.committing("place-order");
     private static final String CREATED = "created";
-    private static final String SPEND_CAP = "spend-cap";
+    private static final String EXISTING = "existing";
+    private static final Logger LOG = Logger.getLogger(OrderRepository.class);
     private static final LuaScript CANCEL = LuaScript.load("cancel-order");
     private static final LuaScript PAGE = LuaScript.load("page-orders");
 
@@ -68,8 +70,8 @@ public class OrderRepository {
         record Created(Order order) implements Outcome {
         }
 
-        /** A natural key already points at this order; nothing was written. */
-        record Existing(String orderId) implements Outcome {
+        /** A natural key already points at this order (null when its record is gone); nothing was placed. */
+        record Existing(String orderId, Order order) implements Outcome {
         }
 
         /** A line is short of stock; nothing was written. */
@@ -94,46 +96,58 @@ public class OrderRepository {
     }
 
     /**
-     * Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. With a
-     * {@code guard} (null: none), the script runs inside it: a created order is the response body stored at once,
-     * a spend-cap refusal is not stored, and a guard that answers first fails the call with {@code GuardStopped}.
-     * With {@code orders.redis.min-replica-acks}, WAIT runs in the same batch and a created or found order that
-     * too few replicas acknowledged fails the call like a store failure.
+     * Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. With the
+     * command's commit, the same script stores the claimed answer of a created or found order (the order's record
+     * is its body). With {@code orders.redis.min-replica-acks}, WAIT runs in the same batch; a created order, or a
+     * found one whose answer this script stored, that too few replicas acknowledged fails the call like a store
+     * failure. A found order whose answer was not written here is answered as found on the primary: no write of
+     * this script vouches for it.
      */
-    public Uni<Outcome> place(TenantId tenant, String orderId, PlaceOrder command, String paymentId,
-                              OperationKey operation, SpendLimit spend, Instant createdAt, ScriptGuard guard) {
-        String reference = command.clientReference() == null ? "" : command.clientReference();
+    public Uni<Outcome> place(PlaceOrderCommand command, String orderId, String paymentId, Instant createdAt) {
+        TenantId tenant = command.tenant();
+        PlaceOrder order = command.order();
+        OperationKey operation = command.operation();
+        SpendLimit spend = command.spend();
+        String reference = order.clientReference() == null ? "" : order.clientReference();
         List<String> keys = new ArrayList<>(List.of(
             tenant.key(Keyspace.ORDER, orderId),
             tenant.key(Keyspace.LEDGER, orderId),
             tenant.key(Keyspace.ORDER_INDEX, ALL_ORDERS),
-            tenant.key(Keyspace.ORDER_INDEX, CUSTOMER + command.customerId()),
+            tenant.key(Keyspace.ORDER_INDEX, CUSTOMER + order.customerId()),
             tenant.key(Keyspace.SEQUENCE, "orders"),
             tenant.key(Keyspace.OPERATION_KEY, operation == null ? NO_KEY : operation.key()),
             tenant.key(Keyspace.CLIENT_REFERENCE, reference.isEmpty() ? NO_KEY : reference),
-            tenant.key(Keyspace.SPEND, spend == null ? NO_KEY : command.currency() + ":" + spend.account())));
-        List<String> args = new ArrayList<>(List.of(orderId, command.customerId(), command.currency(), paymentId,
+            tenant.key(Keyspace.SPEND, spend == null ? NO_KEY : order.currency() + ":" + spend.account())));
+        List<String> args = new ArrayList<>(List.of(orderId, order.customerId(), order.currency(), paymentId,
             reference, createdAt.toString(), operation == null ? "" : operation.requestDigest(), ledgerEntryId(),
-            contentDigest(command), spend == null ? "" : Long.toString(spend.amount()),
+            contentDigest(order), spend == null ? "" : Long.toString(spend.amount()),
             spend == null ? "0" : Long.toString(spend.window().toMillis()),
             Long.toString(config.orderRetention().toMillis())));
-        for (OrderItem item : command.items()) {
+        for (OrderItem item : order.items()) {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
         }
         int replicas = config.redis().minReplicaAcks();
         Duration ackTimeout = config.redis().replicaAckTimeout();
-        Uni<LuaScript.Replied> call = guard == null
-            ? PLACE.run(redis, keys, args, replicas, ackTimeout.toMillis())
-            : PLACE_GUARDED.run(redis, guard, keys, args, CREATED, SPEND_CAP, replicas, ackTimeout.toMillis());
+        ScriptCommit commit = command.commit();
+        Uni<LuaScript.Committed> call = commit == null
+            ? PLACE.run(redis, keys, args, replicas, ackTimeout.toMillis()).map(replied -> new LuaScript.Committed(
+                new ScriptCommit.Split(ScriptCommit.State.OPEN, replied.reply()), replied.acknowledged()))
+            : PLACE_COMMITTING.run(redis, commit, keys, args, CREATED, EXISTING, replicas, ackTimeout.toMillis());
         return calls.guard("place-order", call, replicas > 0 ? ackTimeout : Duration.ZERO)
-            .map(replied -> {
-                String kind = replied.reply().get(0);
-                if (replicas > 0 && replied.acknowledged() < replicas && (CREATED.equals(kind)
-                    || "existing".equals(kind))) {
+            .map(committed -> {
+                List<String> reply = committed.split().reply();
+                ScriptCommit.State state = committed.split().state();
+                String kind = reply.get(0);
+                boolean vouched = CREATED.equals(kind) || EXISTING.equals(kind) && state == ScriptCommit.State.STORED;
+                if (replicas > 0 && vouched && committed.acknowledged() < replicas) {
                     throw new StoreUnavailableException("replica-wait", null);
                 }
-                return toOutcome(replied.reply());
+                if (state == ScriptCommit.State.LOST) {
+                    LOG.warn("idempotency claim expired before the placement stored its answer; the natural key "
+                        + "still protects a retry");
+                }
+                return toOutcome(reply);
             });
     }
 
@@ -190,13 +204,13 @@ public class OrderRepository {
     private Outcome toOutcome(List<String> reply) {
         return switch (reply.get(0)) {
             case CREATED -> new Outcome.Created(parse(reply.get(1)));
-            case "existing" -> new Outcome.Existing(reply.get(1));
+            case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)));
             case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
                 Long.parseLong(reply.get(3)));
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
             case "operation-reused" -> new Outcome.OperationReused();
             case "reference-conflict" -> new Outcome.ReferenceConflict();
-            case SPEND_CAP -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
+            case "spend-cap" -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
             default -> throw new IllegalStateException("unexpected place-order reply");
         };
     }

@@ -1,7 +1,6 @@
 package io.ghostguard.orders;
 
 import io.ghostguard.payments.PaymentGateway;
-import io.ghostguard.redis.ScriptGuard;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +12,7 @@ import java.util.UUID;
 
 /** Order use cases, identical for every caller: place, read, list and cancel. */
 @ApplicationScoped
-public class OrderService {
+public class OrderService implements OrderPlacement {
 
     private final OrderRepository orders;
     private final PaymentGateway payments;
@@ -25,35 +24,20 @@ public class OrderService {
     }
 
     /**
-     * Places an order. {@code operation} (may be null) and the command's client reference are natural keys:
-     * when either already names an order of the same request, the placing script returns that order and
-     * charges nothing; when it names one of another request, nothing is placed and the caller is told.
-     * The natural-key check lives inside the script, so it costs no extra round trip and no race. A {@code guard}
-     * (null: none) is an edge's claim folded around the placing script (see {@code ScriptGuard}); the domain
-     * only passes it through.
+     * Places an order: the provider first (with the operation's provider key, so a retried intent gets the same
+     * authorisation, never a second hold), then one placing script that checks stock, writes the order and its
+     * charge, and stores the claimed answer with it (SPEC 5, steps 3 and 4). The natural keys live inside the
+     * script: when one already names an order of the same request, that order is the answer and nothing is
+     * charged twice; when it names one of another request, nothing is placed. An authorisation is voided when
+     * the script's outcome proves no order uses it: a refusal, or an order found under another authorisation.
+     * After a store failure the script may have run, so the authorisation is kept.
      */
-    public Uni<Placement> place(TenantId tenant, PlaceOrder command, OperationKey operation, SpendLimit spend,
-                                ScriptGuard guard) {
-        // The authorisation carries the operation's scoped key: a retried intent gets the same authorisation, never
-        // a second hold. Whatever no order ends up using is voided at once.
-        return payments.authorize(operation == null ? null : operation.key(), command.paymentToken())
-            .flatMap(paymentId -> orders.place(tenant, newOrderId(), command, paymentId, operation, spend, now(),
-                    guard)
-                .flatMap(outcome -> settle(tenant, outcome))
-                .call(placement -> paymentId.equals(placement.order().paymentId()) ? Uni.createFrom().voidItem()
-                    : payments.voidAuthorization(paymentId))
-                .onFailure(OrderService::placedNothing).call(() -> payments.voidAuthorization(paymentId)));
-    }
-
-    /**
-     * Whether a failed placement surely placed nothing: a refusal of the placing script. A store failure may have
-     * placed the order (its authorisation is kept), and a guard that answered first stands for an earlier
-     * execution, which holds the same authorisation.
-     */
-    private static boolean placedNothing(Throwable failure) {
-        return failure instanceof InsufficientStockException || failure instanceof CurrencyMismatchException
-            || failure instanceof OperationKeyReusedException || failure instanceof ClientReferenceConflictException
-            || failure instanceof SpendCapExceededException;
+    @Override
+    public Uni<Placement> place(PlaceOrderCommand command) {
+        OperationKey operation = command.operation();
+        return payments.authorize(operation == null ? null : operation.providerKey(), command.order().paymentToken())
+            .flatMap(paymentId -> orders.place(command, newOrderId(), paymentId, now())
+                .flatMap(outcome -> settle(command.tenant(), paymentId, outcome)));
     }
 
     /** One order of the tenant; fails with {@link OrderNotFoundException}. */
@@ -74,33 +58,37 @@ public class OrderService {
             .map(found -> found.orElseThrow(() -> new OrderNotFoundException(orderId)));
     }
 
-    private Uni<Placement> settle(TenantId tenant, OrderRepository.Outcome outcome) {
+    private Uni<Placement> settle(TenantId tenant, String paymentId, OrderRepository.Outcome outcome) {
         if (outcome instanceof OrderRepository.Outcome.Created created) {
             return Uni.createFrom().item(new Placement(created.order(), true));
         }
         if (outcome instanceof OrderRepository.Outcome.Existing existing) {
-            return existingPlacement(tenant, existing.orderId());
+            Uni<Order> order = existing.order() != null ? Uni.createFrom().item(existing.order())
+                : order(tenant, existing.orderId());
+            return order.call(found -> paymentId.equals(found.paymentId()) ? Uni.createFrom().voidItem()
+                    : payments.voidAuthorization(paymentId))
+                .map(found -> new Placement(found, false));
         }
-        if (outcome instanceof OrderRepository.Outcome.InsufficientStock shortage) {
-            return Uni.createFrom().failure(
-                new InsufficientStockException(shortage.sku(), shortage.requested(), shortage.available()));
-        }
-        if (outcome instanceof OrderRepository.Outcome.OperationReused) {
-            return Uni.createFrom().failure(new OperationKeyReusedException());
-        }
-        if (outcome instanceof OrderRepository.Outcome.ReferenceConflict) {
-            return Uni.createFrom().failure(new ClientReferenceConflictException());
-        }
-        if (outcome instanceof OrderRepository.Outcome.SpendCapReached capped) {
-            return Uni.createFrom().failure(new SpendCapExceededException(
-                Duration.ofMillis(capped.untilWindowEndsMillis())));
-        }
-        OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
-        return Uni.createFrom().failure(new CurrencyMismatchException(other.sku(), other.currency()));
+        // Every other outcome placed nothing, and the provider key is bound to this request: no order uses it.
+        return payments.voidAuthorization(paymentId)
+            .onItem().transformToUni(voided -> Uni.createFrom().<Placement>failure(refusal(outcome)));
     }
 
-    private Uni<Placement> existingPlacement(TenantId tenant, String orderId) {
-        return order(tenant, orderId).map(order -> new Placement(order, false));
+    private static RuntimeException refusal(OrderRepository.Outcome outcome) {
+        if (outcome instanceof OrderRepository.Outcome.InsufficientStock shortage) {
+            return new InsufficientStockException(shortage.sku(), shortage.requested(), shortage.available());
+        }
+        if (outcome instanceof OrderRepository.Outcome.OperationReused) {
+            return new OperationKeyReusedException();
+        }
+        if (outcome instanceof OrderRepository.Outcome.ReferenceConflict) {
+            return new ClientReferenceConflictException();
+        }
+        if (outcome instanceof OrderRepository.Outcome.SpendCapReached capped) {
+            return new SpendCapExceededException(Duration.ofMillis(capped.untilWindowEndsMillis()));
+        }
+        OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
+        return new CurrencyMismatchException(other.sku(), other.currency());
     }
 
     private Instant now() {

@@ -3,9 +3,9 @@ package io.ghostguard.payments;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The payment provider port. Authorisations carry an idempotency key, as real providers accept one: the same key
- * always answers the same authorisation, so a retried order never adds a second hold. An authorisation that no
- * order uses is voided.
+ * The payment provider port. Authorisations carry an idempotency key (the operation's key bound to its request),
+ * as real providers accept one: the same key always answers the same authorisation, so a retried order never adds
+ * a second hold. An authorisation that no order uses is voided.
  */
 public interface PaymentGateway {
 

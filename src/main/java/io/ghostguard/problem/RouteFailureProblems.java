@@ -39,6 +39,6 @@ public class RouteFailureProblems {
             ProblemType.PAYLOAD_TOO_LARGE.slug()));
         context.response().putHeader(HttpHeaders.CONNECTION, "close");
         writer.end(context.response(), Problem.of(ProblemType.PAYLOAD_TOO_LARGE,
-            ProblemMapper.detailOf(ProblemType.PAYLOAD_TOO_LARGE)));
+            ProblemCatalogue.detailOf(ProblemType.PAYLOAD_TOO_LARGE)));
     }
 }

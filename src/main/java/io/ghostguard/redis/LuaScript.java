@@ -21,6 +21,8 @@ public final class LuaScript {
 
     private final String source;
     private final String sha1;
+    /** Whether this script was sent whole once, so the server may have it cached (a batch tries EVALSHA then). */
+    private volatile boolean sent;
 
     private LuaScript(String source) {
         this.source = source;
@@ -40,30 +42,34 @@ public final class LuaScript {
     }
 
     /**
-     * The script {@code redis/<domain>.lua} inside the guard of {@code redis/lib/guard.lua}: the domain script
+     * The script {@code redis/<effect>.lua} with the commit of {@code redis/lib/commit.lua}: the effect script
      * becomes the function {@code domain(KEYS, ARGV)}, and the script's own keys and arguments are split between
-     * guard and domain by its first two arguments (see {@link ScriptGuard}).
+     * commit and effect by its first two arguments (see {@link ScriptCommit}).
      */
-    public static LuaScript guarded(String domain) {
-        return new LuaScript(read("redis/lib/gcra.lua") + read("redis/lib/claim.lua")
-            + "local function domain(KEYS, ARGV)\n" + read("redis/" + domain + ".lua") + "\nend\n"
-            + read("redis/lib/guard.lua")
+    public static LuaScript committing(String effect) {
+        return new LuaScript("local function domain(KEYS, ARGV)\n" + read("redis/" + effect + ".lua") + "\nend\n"
+            + read("redis/lib/commit.lua")
             + "local nk, na = tonumber(ARGV[1]), tonumber(ARGV[2])\n"
-            + "local GK, GA, K, A = {}, {}, {}, {}\n"
-            + "for i = 1, #KEYS do if i <= nk then GK[i] = KEYS[i] else K[i - nk] = KEYS[i] end end\n"
-            + "for i = 3, #ARGV do if i - 2 <= na then GA[i - 2] = ARGV[i] else A[i - 2 - na] = ARGV[i] end end\n"
-            + "return guarded(GK, GA, K, A)\n");
+            + "local CK, CA, K, A = {}, {}, {}, {}\n"
+            + "for i = 1, #KEYS do if i <= nk then CK[i] = KEYS[i] else K[i - nk] = KEYS[i] end end\n"
+            + "for i = 3, #ARGV do if i - 2 <= na then CA[i - 2] = ARGV[i] else A[i - 2 - na] = ARGV[i] end end\n"
+            + "return committed(CK, CA, K, A)\n");
     }
 
     /**
-     * Runs a script made by {@link #guarded} with the guard's and the domain's keys and arguments (and WAIT, see
-     * {@link #run(ReactiveRedisDataSource, List, List, int, long)}); answers the domain's reply, or fails with
-     * {@link GuardStopped} when the guard answered before the domain ran.
+     * Runs a script made by {@link #committing} with the commit's and the effect's keys and arguments (and WAIT,
+     * see {@link #run(ReactiveRedisDataSource, List, List, int, long)}); answers what the commit did and the
+     * effect's reply as one value.
      */
-    public Uni<Replied> run(ReactiveRedisDataSource redis, ScriptGuard guard, List<String> keys, List<String> args,
-                            String storedOutcome, String releasedOutcome, int replicas, long timeoutMillis) {
-        return run(redis, guard.keys(keys), guard.args(storedOutcome, releasedOutcome, args), replicas, timeoutMillis)
-            .map(replied -> new Replied(guard.split(replied.reply(), replied.acknowledged()), replied.acknowledged()));
+    public Uni<Committed> run(ReactiveRedisDataSource redis, ScriptCommit commit, List<String> keys,
+                              List<String> args, String createdOutcome, String foundOutcome, int replicas,
+                              long timeoutMillis) {
+        return run(redis, commit.keys(keys), commit.args(createdOutcome, foundOutcome, args), replicas, timeoutMillis)
+            .map(replied -> new Committed(ScriptCommit.split(replied.reply()), replied.acknowledged()));
+    }
+
+    /** A committing script's reply: the commit's state, the effect's reply and the replicas that acknowledged. */
+    public record Committed(ScriptCommit.Split split, int acknowledged) {
     }
 
     /**
@@ -77,6 +83,12 @@ public final class LuaScript {
             return run(redis, keys, args).map(reply -> new Replied(reply, 0));
         }
         Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeoutMillis);
+        if (!sent) {
+            // A NOSCRIPT in a batch still runs its WAIT, so the first batch sends the source instead of waiting twice.
+            sent = true;
+            return redis.getRedis().batch(List.of(request(Command.EVAL, source, keys, args), wait))
+                .map(replies -> new Replied(flatten(replies.get(0)), replies.get(1).toInteger()));
+        }
         return redis.getRedis().batch(List.of(request(Command.EVALSHA, sha1, keys, args), wait))
             .onFailure(LuaScript::isNoScript)
             .recoverWithUni(() -> redis.getRedis().batch(List.of(request(Command.EVAL, source, keys, args), wait)))

@@ -7,8 +7,7 @@ import java.time.Duration;
 
 /**
  * Puts one deadline on every Redis round trip, so that a stalled server yields a bounded failure instead
- * of a hung request, and turns every Redis failure into {@link StoreUnavailableException} (a guard that stopped a
- * script is an answer, not a failure, and passes through).
+ * of a hung request, and turns every Redis failure into {@link StoreUnavailableException}.
  */
 @ApplicationScoped
 public class RedisCalls {
@@ -26,7 +25,7 @@ public class RedisCalls {
 
     private static <T> Uni<T> deadline(String operation, Uni<T> call, Duration deadline) {
         return call.ifNoItem().after(deadline).fail()
-            .onFailure(failure -> !(failure instanceof StoreUnavailableException || failure instanceof GuardStopped))
+            .onFailure(failure -> !(failure instanceof StoreUnavailableException))
             .transform(failure -> new StoreUnavailableException(operation, failure));
     }
 

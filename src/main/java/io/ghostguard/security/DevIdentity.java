@@ -42,6 +42,7 @@ public class DevIdentity implements SecurityIdentityAugmentor {
             .setPrincipal(new QuarkusPrincipal(DEV))
             .addRoles(Set.copyOf(Scopes.ALL))
             .addAttribute(Claims.TENANT, DEV)
+            .addAttribute(Claims.SUBJECT, DEV)
             .setAnonymous(false)
             .build());
     }

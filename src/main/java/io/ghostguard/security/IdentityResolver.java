@@ -9,8 +9,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The one place that decides tenant and principal of a request: the identity's {@code tenant} attribute (from
- * the token's claim) and its principal. There is no default tenant: an identity without one never acts.
+ * The one place that decides tenant and principal of a request: the identity's {@code tenant} and {@code sub}
+ * attributes (from the token's claims), never another name of the principal. There is no default tenant: an
+ * identity without one never acts.
  */
 @ApplicationScoped
 public class IdentityResolver {
@@ -32,6 +33,10 @@ public class IdentityResolver {
         if (tenant == null) {
             throw new ForbiddenException("no tenant");
         }
-        return new Actor(new TenantId(tenant.toString()), identity.getPrincipal().getName());
+        Object subject = identity.getAttribute(Claims.SUBJECT);
+        if (subject == null) {
+            throw new ForbiddenException("no subject");
+        }
+        return new Actor(new TenantId(tenant.toString()), subject.toString());
     }
 }

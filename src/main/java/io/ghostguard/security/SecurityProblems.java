@@ -2,7 +2,7 @@ package io.ghostguard.security;
 
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.problem.Problem;
-import io.ghostguard.problem.ProblemMapper;
+import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
 import io.quarkus.security.AuthenticationFailedException;
@@ -41,7 +41,7 @@ public class SecurityProblems {
             writer.end(context.response(), Boolean.TRUE.equals(context.get(TenantPolicy.TENANT_MISSING))
                 ? Problem.of(ProblemType.TENANT_MISSING, "The token must carry a tenant claim matching "
                     + TokenClaims.TENANT_PATTERN.pattern() + ".")
-                : ProblemMapper.missingScope());
+                : ProblemCatalogue.missingScope());
         } else {
             context.next();
         }

@@ -1,6 +1,7 @@
 package io.ghostguard.security;
 
 import io.ghostguard.api.Claims;
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.SecurityIdentityAugmentor;
@@ -12,7 +13,8 @@ import java.util.regex.Pattern;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * Reads the service's own claims of a verified token into identity attributes: {@code tenant} when it matches
+ * Reads the service's own claims of a verified token into identity attributes: {@code sub} (required: the
+ * principal; a token without it is refused), {@code tenant} when it matches
  * the tenant pattern (else the identity has none, and {@link TenantPolicy} refuses it), and {@code caller_type}
  * when it is {@code human} or {@code agent}. Scopes become roles by configuration
  * ({@code quarkus.oidc.roles.role-claim-path=scope}).
@@ -30,7 +32,13 @@ public class TokenClaims implements SecurityIdentityAugmentor {
         if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
             return Uni.createFrom().item(identity);
         }
+        String subject = token.getSubject();
+        if (subject == null || subject.isBlank()) {
+            // The principal is sub and nothing else (SPEC 8): a token without one names nobody and is refused (401).
+            return Uni.createFrom().failure(new AuthenticationFailedException("token without sub"));
+        }
         QuarkusSecurityIdentity.Builder augmented = QuarkusSecurityIdentity.builder(identity);
+        augmented.addAttribute(Claims.SUBJECT, subject);
         Object tenant = token.getClaim(Claims.TENANT);
         if (tenant instanceof String value && TENANT_PATTERN.matcher(value).matches()) {
             augmented.addAttribute(Claims.TENANT, value);

@@ -1,17 +1,21 @@
 package io.ghostguard.telemetry;
 
+import io.ghostguard.caller.CallerType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The business counter {@code orders_placed_total{caller_type, result}}, recorded by the order edge where the
- * domain's answer is known. Input and idempotency rejections never reach the domain and are counted by
+ * The business counters {@code orders_placed_total{caller_type, result}} and
+ * {@code spend_capped_total{caller_type}}, recorded once at the placing port ({@link MeteredPlacement}) whichever
+ * surface placed. Input and idempotency rejections never reach the domain and are counted by
  * {@code schema_violations_total} and {@code idempotency_requests_total} instead.
  */
+@Startup
 @ApplicationScoped
 public class OrderMetrics {
 
@@ -45,8 +49,22 @@ public class OrderMetrics {
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
+    /** Registers the spend-cap series at zero, so that a caller never capped shows 0 rather than no data. */
     public OrderMetrics(MeterRegistry registry) {
         this.registry = registry;
+        for (CallerType caller : CallerType.values()) {
+            spendCounter(caller.label());
+        }
+    }
+
+    /** Counts an order refused by the spend cap, for the caller of the current request. */
+    public void spendCapped() {
+        spendCounter(RequestLabels.callerType()).increment();
+    }
+
+    private Counter spendCounter(String callerType) {
+        return counters.computeIfAbsent("sc " + callerType, id -> registry.counter(MetricNames.SPEND_CAPPED,
+            MetricNames.CALLER_TYPE, callerType));
     }
 
     /** Counts one placement decided by the domain, for the caller of the current request. */

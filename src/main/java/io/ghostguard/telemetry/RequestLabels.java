@@ -2,7 +2,7 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.caller.CallerClassification;
 import io.smallrye.common.vertx.ContextLocals;
-import io.vertx.core.Vertx;
+import io.smallrye.common.vertx.VertxContext;
 
 /**
  * The labels of the request in flight (caller and route template), kept in the request's Vert.x
@@ -18,24 +18,24 @@ public final class RequestLabels {
     private RequestLabels() {
     }
 
-    /** Remembers the caller and route of the current request. */
-    static void remember(CallerClassification caller, String route) {
-        if (Vertx.currentContext() != null) {
+    /** Remembers the caller and route of the current request (or MCP tool call, on its own context). */
+    public static void remember(CallerClassification caller, String route) {
+        if (VertxContext.isOnDuplicatedContext()) {
             ContextLocals.put(CALLER, caller);
             ContextLocals.put(ROUTE, route);
         }
     }
 
     /** Replaces the caller of the current request once its identity is known. */
-    static void refine(CallerClassification caller) {
-        if (Vertx.currentContext() != null) {
+    public static void refine(CallerClassification caller) {
+        if (VertxContext.isOnDuplicatedContext()) {
             ContextLocals.put(CALLER, caller);
         }
     }
 
     /** The caller of the current request; {@link CallerClassification#UNKNOWN} outside a classified request. */
     public static CallerClassification caller() {
-        return Vertx.currentContext() == null ? CallerClassification.UNKNOWN
+        return !VertxContext.isOnDuplicatedContext() ? CallerClassification.UNKNOWN
             : ContextLocals.get(CALLER, CallerClassification.UNKNOWN);
     }
 
@@ -46,6 +46,6 @@ public final class RequestLabels {
 
     /** The route template of the current request, or {@link RouteTemplates#OTHER} when none is known. */
     public static String route() {
-        return Vertx.currentContext() == null ? RouteTemplates.OTHER : ContextLocals.get(ROUTE, RouteTemplates.OTHER);
+        return !VertxContext.isOnDuplicatedContext() ? RouteTemplates.OTHER : ContextLocals.get(ROUTE, RouteTemplates.OTHER);
     }
 }

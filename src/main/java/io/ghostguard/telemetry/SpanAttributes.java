@@ -1,5 +1,6 @@
 package io.ghostguard.telemetry;
 
+import io.ghostguard.caller.CallerClassification;
 import io.opentelemetry.api.trace.Span;
 
 /** Attribute names of the server span, defined once, and the setters the edges call where a value is known. */
@@ -17,6 +18,18 @@ public final class SpanAttributes {
     public static final String ORDER_ID = "order.id";
 
     private SpanAttributes() {
+    }
+
+    /** Puts the caller (type and, when known, agent name) and the tenant on the current server span. */
+    public static void caller(CallerClassification caller, String tenant) {
+        Span span = Span.current();
+        span.setAttribute(CALLER_TYPE, caller.type().label());
+        if (caller.agentName() != null) {
+            span.setAttribute(AGENT_NAME, caller.agentName());
+        }
+        if (tenant != null) {
+            span.setAttribute(TENANT, tenant);
+        }
     }
 
     /** Puts the order id on the current server span. */

@@ -1,5 +1,6 @@
 package io.ghostguard.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -32,6 +33,27 @@ class ArchitectureTest {
                 "io.ghostguard.telemetry..", "io.ghostguard.openapi..", "io.ghostguard.orders.api..",
                 "io.ghostguard.inventory.api..", "io.ghostguard.payments.api..")
             .check(CLASSES);
+    }
+
+    /** What the domain may use at all: itself, the Redis and config plumbing, the platform's reactive types. */
+    @Test
+    void domainPackagesUseOnlyTheirAllowList() {
+        classes().that().resideInAnyPackage(DOMAIN)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.ghostguard.orders", "io.ghostguard.inventory",
+                "io.ghostguard.payments", "io.ghostguard.tenant", "io.ghostguard.redis", "io.ghostguard.config",
+                "java..", "jakarta.enterprise..", "jakarta.inject..", "jakarta.annotation..", "io.smallrye.mutiny..",
+                "io.quarkus.redis.datasource..", "io.quarkus.runtime.annotations..", "com.fasterxml.jackson..",
+                "org.jboss.logging..")
+            .check(CLASSES);
+    }
+
+    /** The two surfaces are adapters over the same gate; neither reaches into the other. */
+    @Test
+    void restAndMcpNeverImportEachOther() {
+        noClasses().that().resideInAPackage("io.ghostguard.rest..")
+            .should().dependOnClassesThat().resideInAPackage("io.ghostguard.mcp..").check(CLASSES);
+        noClasses().that().resideInAPackage("io.ghostguard.mcp..")
+            .should().dependOnClassesThat().resideInAPackage("io.ghostguard.rest..").check(CLASSES);
     }
 
     @Test

@@ -11,7 +11,6 @@ import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.Quota;
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
-import io.ghostguard.limits.RateLimitedException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
@@ -33,6 +32,7 @@ class ClaimProtocolTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final Duration NO_WAIT = Duration.ZERO;
     private static final Duration RETENTION = Duration.ofMinutes(1);
+    private static final Duration AWAIT = Duration.ofSeconds(10);
 
     @Inject
     ClaimProtocol protocol;
@@ -42,7 +42,7 @@ class ClaimProtocolTest {
     }
 
     private ClaimProtocol.Decision begin(String key, String fingerprint, Duration wait) {
-        return protocol.begin(key, fingerprint, LEASE, wait, null, null, counted -> { }).await().indefinitely();
+        return protocol.begin(key, fingerprint, LEASE, wait, null, null).await().atMost(AWAIT).decision();
     }
 
     @Test
@@ -50,7 +50,7 @@ class ClaimProtocolTest {
         String key = key();
         var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
         assertTrue(protocol.complete(execute.claim(), 201, "application/json", "/api/v1/orders/o1", "{\"id\":\"o1\"}",
-            RETENTION).await().indefinitely());
+            RETENTION).await().atMost(AWAIT));
 
         var replay = assertInstanceOf(ClaimProtocol.Decision.Replay.class, begin(key, "fp", NO_WAIT));
         assertEquals(201, replay.stored().status());
@@ -63,7 +63,7 @@ class ClaimProtocolTest {
         String key = key();
         var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp-1", NO_WAIT));
         assertInstanceOf(ClaimProtocol.Decision.Reused.class, begin(key, "fp-2", NO_WAIT));
-        protocol.complete(execute.claim(), 200, "application/json", null, "{}", RETENTION).await().indefinitely();
+        protocol.complete(execute.claim(), 200, "application/json", null, "{}", RETENTION).await().atMost(AWAIT);
         assertInstanceOf(ClaimProtocol.Decision.Reused.class, begin(key, "fp-2", NO_WAIT));
     }
 
@@ -71,10 +71,10 @@ class ClaimProtocolTest {
     void twinWaitsForTheFirstResultAndGetsItOnceCompleted() {
         String key = key();
         var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
-        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5), null, null, counted -> { })
-            .subscribeAsCompletionStage();
+        var twin = protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5), null, null)
+            .map(ClaimProtocol.Begun::decision).subscribeAsCompletionStage();
         protocol.complete(execute.claim(), 201, "application/json", null, "{\"done\":true}", RETENTION)
-            .await().indefinitely();
+            .await().atMost(AWAIT);
         var replay = assertInstanceOf(ClaimProtocol.Decision.Replay.class, twin.join());
         assertEquals("{\"done\":true}", replay.stored().body());
     }
@@ -92,13 +92,13 @@ class ClaimProtocolTest {
     void abandonedClaimLetsTheRetryExecute() {
         String key = key();
         var first = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
-        assertTrue(protocol.abandon(first.claim()).await().indefinitely());
+        assertTrue(protocol.abandon(first.claim()).await().atMost(AWAIT));
         var retry = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
-        assertFalse(protocol.abandon(first.claim()).await().indefinitely(), "a stale claim cannot release the new one");
+        assertFalse(protocol.abandon(first.claim()).await().atMost(AWAIT), "a stale claim cannot release the new one");
         assertFalse(protocol.complete(first.claim(), 201, "application/json", null, "{}", RETENTION)
-            .await().indefinitely(), "nor complete it");
+            .await().atMost(AWAIT), "nor complete it");
         assertTrue(protocol.complete(retry.claim(), 201, "application/json", null, "{}", RETENTION)
-            .await().indefinitely());
+            .await().atMost(AWAIT));
     }
 
     @Test
@@ -107,21 +107,24 @@ class ClaimProtocolTest {
         RateCheck rate = RateCheck.of(tenant, unique("principal"), new Quota(Policy.WRITES, 2, Duration.ofHours(1)));
         List<RateDecision> counted = new ArrayList<>();
         String first = key();
-        var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class,
-            protocol.begin(first, "fp", LEASE, NO_WAIT, null, rate, counted::add).await().indefinitely());
+        ClaimProtocol.Begun begun = protocol.begin(first, "fp", LEASE, NO_WAIT, null, rate).await().atMost(AWAIT);
+        counted.add(begun.rate());
+        var execute = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begun.decision());
         // A twin that polls for the whole wait is counted once, not once per look.
-        assertInstanceOf(ClaimProtocol.Decision.InProgress.class, protocol.begin(first, "fp", LEASE,
-            Duration.ofMillis(300), null, rate, counted::add).await().indefinitely());
+        ClaimProtocol.Begun twin = protocol.begin(first, "fp", LEASE, Duration.ofMillis(300), null, rate)
+            .await().atMost(AWAIT);
+        counted.add(twin.rate());
+        assertInstanceOf(ClaimProtocol.Decision.InProgress.class, twin.decision());
         assertEquals(List.of(1L, 0L), counted.stream().map(RateDecision::remaining).toList());
 
         String second = key();
-        RateLimitedException limited = assertThrows(RateLimitedException.class,
-            () -> protocol.begin(second, "fp", LEASE, NO_WAIT, null, rate, counted::add).await().indefinitely());
-        assertFalse(limited.decision().allowed());
-        assertTrue(limited.decision().retryAfterMillis() > 0);
+        ClaimProtocol.Begun limited = protocol.begin(second, "fp", LEASE, NO_WAIT, null, rate).await().atMost(AWAIT);
+        assertInstanceOf(ClaimProtocol.Decision.Limited.class, limited.decision());
+        assertFalse(limited.rate().allowed());
+        assertTrue(limited.rate().retryAfterMillis() > 0);
         assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(second, "fp", NO_WAIT),
             "the refused request claimed nothing");
-        assertTrue(protocol.abandon(execute.claim()).await().indefinitely());
+        assertTrue(protocol.abandon(execute.claim()).await().atMost(AWAIT));
     }
 
     @InjectRedis
@@ -137,7 +140,7 @@ class ClaimProtocolTest {
             // The claim script waits in the stalled server; the caller gives up after the command timeout and is
             // told that nothing was executed.
             assertThrows(StoreUnavailableException.class,
-                () -> protocol.begin(key, "fp", LEASE, NO_WAIT, budget, null, counted -> { }).await().indefinitely());
+                () -> protocol.begin(key, "fp", LEASE, NO_WAIT, budget, null).await().atMost(AWAIT));
         } finally {
             redis.resume();
         }

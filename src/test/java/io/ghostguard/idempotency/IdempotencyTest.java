@@ -55,12 +55,12 @@ class IdempotencyTest {
         String body = orderBody("c1", sku, 2, "tok_ok");
 
         Response first = withKey(key).body(body).post(ORDERS);
-        first.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        first.then().statusCode(201).header(IdempotencyKey.REPLAYED_HEADER, nullValue());
         stock(sku, 10, 999);
         Response second = withKey(key).body(body).post(ORDERS);
 
         second.then().statusCode(201)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true")
+            .header(IdempotencyKey.REPLAYED_HEADER, "true")
             .header("Location", first.header("Location"))
             .contentType("application/json");
         assertEquals(first.asString(), second.asString());
@@ -99,7 +99,7 @@ class IdempotencyTest {
         String reordered = "{ \"paymentToken\" : \"tok_ok\",\n \"currency\":\"EUR\", \"items\" : [ { \"quantity\":1, "
             + "\"sku\":\"" + sku + "\" } ], \"customerId\":\"c1\" }";
         withKey(key).body(reordered).post(ORDERS).then().statusCode(201)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(id));
+            .header(IdempotencyKey.REPLAYED_HEADER, "true").body("id", equalTo(id));
         assertEquals(9, available(sku));
     }
 
@@ -139,7 +139,7 @@ class IdempotencyTest {
         String id = given().contentType("application/json").header("X-Idempotency-Key", key).body(body).post(ORDERS)
             .then().statusCode(201).extract().jsonPath().getString("id");
         withKey("\"" + key + "\"").body(body).post(ORDERS).then().statusCode(201)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(id));
+            .header(IdempotencyKey.REPLAYED_HEADER, "true").body("id", equalTo(id));
     }
 
     @Test
@@ -155,7 +155,7 @@ class IdempotencyTest {
         String declined = orderBody("c1", sku, 1, "tok_declined");
         withKey(declinedKey).body(declined).post(ORDERS).then().statusCode(402);
         withKey(declinedKey).body(declined).post(ORDERS).then().statusCode(402)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true")
+            .header(IdempotencyKey.REPLAYED_HEADER, "true")
             .contentType("application/problem+json")
             .body("type", endsWith("/payment-declined"));
 
@@ -164,7 +164,7 @@ class IdempotencyTest {
         withKey(shortKey).body(tooMany).post(ORDERS).then().statusCode(409);
         stock(sku, 10, 100);
         withKey(shortKey).body(tooMany).post(ORDERS).then().statusCode(409)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("type", endsWith("/insufficient-stock"));
+            .header(IdempotencyKey.REPLAYED_HEADER, "true").body("type", endsWith("/insufficient-stock"));
         assertEquals(10, available(sku));
     }
 
@@ -176,7 +176,7 @@ class IdempotencyTest {
         withKey(key).body("{\"customerId\":\"c1\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":\"1\"}],"
             + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}").post(ORDERS).then().statusCode(400);
         withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201)
-            .header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+            .header(IdempotencyKey.REPLAYED_HEADER, nullValue());
         assertEquals(9, available(sku));
     }
 
@@ -190,9 +190,9 @@ class IdempotencyTest {
         List<Response> responses = concurrently(requests, () -> withKey(key).body(body).post(ORDERS));
         assertEquals(requests, responses.size());
         long executed = responses.stream()
-            .filter(r -> r.statusCode() == 201 && r.header(IdempotencyFilters.REPLAYED_HEADER) == null).count();
+            .filter(r -> r.statusCode() == 201 && r.header(IdempotencyKey.REPLAYED_HEADER) == null).count();
         long replayed = responses.stream()
-            .filter(r -> r.statusCode() == 201 && "true".equals(r.header(IdempotencyFilters.REPLAYED_HEADER))).count();
+            .filter(r -> r.statusCode() == 201 && "true".equals(r.header(IdempotencyKey.REPLAYED_HEADER))).count();
         long inProgress = responses.stream().filter(r -> r.statusCode() == 409).count();
         assertEquals(1, executed, "exactly one request may execute");
         assertEquals(requests, executed + replayed + inProgress, () -> "only 201, replayed 201 or 409 are allowed: "
@@ -233,10 +233,10 @@ class IdempotencyTest {
         String alices = withKey(key).auth().oauth2(Tokens.token().subject("alice").sign()).body(body).post(ORDERS)
             .then().statusCode(201).extract().jsonPath().getString("id");
         Response bobs = withKey(key).auth().oauth2(Tokens.token().subject("bob").sign()).body(body).post(ORDERS);
-        bobs.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        bobs.then().statusCode(201).header(IdempotencyKey.REPLAYED_HEADER, nullValue());
         assertNotEquals(alices, bobs.jsonPath().getString("id"));
         withKey(key).auth().oauth2(Tokens.token().subject("bob").sign()).body(body).post(ORDERS).then().statusCode(201)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true").body("id", equalTo(bobs.jsonPath().getString("id")));
+            .header(IdempotencyKey.REPLAYED_HEADER, "true").body("id", equalTo(bobs.jsonPath().getString("id")));
         assertEquals(8, available(sku));
     }
 
@@ -254,7 +254,7 @@ class IdempotencyTest {
             .body(body).post(ORDERS).then().statusCode(201).extract().jsonPath().getString("id");
         Response globex = withKey(key).auth().oauth2(Tokens.token().subject("shared-user").tenant("globex").sign())
             .body(body).post(ORDERS);
-        globex.then().statusCode(201).header(IdempotencyFilters.REPLAYED_HEADER, nullValue());
+        globex.then().statusCode(201).header(IdempotencyKey.REPLAYED_HEADER, nullValue());
         assertNotEquals(acme, globex.jsonPath().getString("id"));
     }
 
@@ -287,7 +287,7 @@ class IdempotencyTest {
         String key = unique("cancel-key");
         withKey(key).post(ORDERS + "/" + first + "/cancellation").then().statusCode(200);
         withKey(key).post(ORDERS + "/" + first + "/cancellation").then().statusCode(200)
-            .header(IdempotencyFilters.REPLAYED_HEADER, "true");
+            .header(IdempotencyKey.REPLAYED_HEADER, "true");
         withKey(key).post(ORDERS + "/" + second + "/cancellation").then().statusCode(422);
         given().get(ORDERS + "/" + second).then().body("status", equalTo("CONFIRMED"));
     }

@@ -4,22 +4,30 @@ import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.payments.TestTokenPaymentGateway;
-import io.ghostguard.payments.TestTokenPaymentGateway.State;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The payment port: one authorisation per intent, whatever the retries; every authorisation no order uses is voided. */
+/**
+ * The payment port: one authorisation per intent, whatever the retries; an authorisation is voided only when the
+ * placing script's outcome proves that no order uses it, never the one of a live order.
+ */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
 class PaymentAuthorizationTest {
@@ -27,11 +35,18 @@ class PaymentAuthorizationTest {
     private static final String ORDERS = "/api/v1/orders";
 
     @Inject
-    TestTokenPaymentGateway provider;
+    RecordingPaymentGateway provider;
 
-    private static String paymentIdOf(String key) {
-        return TestTokenPaymentGateway.paymentIdFor(
-            IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key));
+    @InjectRedis
+    TestRedis redis;
+
+    private static String hashOf(String key) {
+        return IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
+    }
+
+    private static String paymentIdOf(String key, String body) {
+        return TestTokenPaymentGateway.paymentIdFor(new OperationKey(hashOf(key),
+            Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8))).providerKey());
     }
 
     @Test
@@ -46,8 +61,8 @@ class PaymentAuthorizationTest {
             assertEquals(paymentId, withKey(key).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
                 .getString("paymentId"));
         }
-        assertEquals(paymentIdOf(key), paymentId, "the authorisation carries the operation's key");
-        assertEquals(Optional.of(State.AUTHORIZED), provider.state(paymentId), "one hold, the order's");
+        assertEquals(paymentIdOf(key, body), paymentId, "the authorisation carries the operation's key");
+        assertFalse(provider.voided(paymentId), "one hold, the order's");
     }
 
     @Test
@@ -55,19 +70,39 @@ class PaymentAuthorizationTest {
         String sku = unique("short");
         stock(sku, 1, 100);
         String key = unique("key");
-        withKey(key).body(OrderRequest.order().line(sku, 5).json()).post(ORDERS).then().statusCode(409);
-        assertEquals(Optional.of(State.VOIDED), provider.state(paymentIdOf(key)), "insufficient stock: voided");
+        String shortBody = OrderRequest.order().line(sku, 5).json();
+        withKey(key).body(shortBody).post(ORDERS).then().statusCode(409);
+        assertTrue(provider.voided(paymentIdOf(key, shortBody)), "insufficient stock: voided");
         assertEquals(1, available(sku));
 
         String reference = unique("ref");
-        String first = withKey(unique("key")).body(OrderRequest.order().line(sku, 1).reference(reference).json())
-            .post(ORDERS).then().statusCode(201).extract().jsonPath().getString("paymentId");
+        String body = OrderRequest.order().line(sku, 1).reference(reference).json();
+        String first = withKey(unique("key")).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
+            .getString("paymentId");
         String otherKey = unique("key");
-        String again = withKey(otherKey).body(OrderRequest.order().line(sku, 1).reference(reference).json())
-            .post(ORDERS).then().statusCode(200).extract().jsonPath().getString("paymentId");
+        String again = withKey(otherKey).body(body).post(ORDERS).then().statusCode(200).extract().jsonPath()
+            .getString("paymentId");
         assertEquals(first, again, "the client reference names the first order");
-        assertNotEquals(first, paymentIdOf(otherKey));
-        assertEquals(Optional.of(State.VOIDED), provider.state(paymentIdOf(otherKey)), "the second hold is voided");
-        assertEquals(Optional.of(State.AUTHORIZED), provider.state(first));
+        assertNotEquals(first, paymentIdOf(otherKey, body));
+        assertTrue(provider.voided(paymentIdOf(otherKey, body)), "the second hold is voided");
+        assertFalse(provider.voided(first));
+    }
+
+    @Test
+    void aLateReuseOfAKeyNeverVoidsTheAuthorisationOfTheOrderItPlaced() {
+        String sku = unique("late");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String body = OrderRequest.order().line(sku, 1).json();
+        String live = withKey(key).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
+            .getString("paymentId");
+        // The stored response expires (retention); the order and its natural key live on.
+        redis.command("DEL", "idem:{t:" + Tokens.TENANT + "}:" + hashOf(key));
+        String other = OrderRequest.order().line(sku, 2).json();
+        withKey(key).body(other).post(ORDERS).then().statusCode(422).body("type", org.hamcrest.Matchers.endsWith(
+            "idempotency-key-reused"));
+        assertFalse(provider.voided(live), "the CONFIRMED order keeps its authorisation");
+        assertTrue(provider.voided(paymentIdOf(key, other)), "the reuse's own authorisation is voided");
+        assertEquals(9, available(sku));
     }
 }

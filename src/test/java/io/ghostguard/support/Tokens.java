@@ -66,8 +66,15 @@ public final class Tokens {
         private long expiresInSeconds = 300;
         private long notBeforeInSeconds;
         private KeyPair keys = TRUSTED;
+        private final java.util.Map<String, Object> extra = new java.util.LinkedHashMap<>();
 
-        /** The principal ({@code sub}). */
+        /** Another claim, such as {@code preferred_username} or {@code upn}. */
+        public Builder claim(String name, Object value) {
+            extra.put(name, value);
+            return this;
+        }
+
+        /** The principal ({@code sub}); null leaves it out. */
         public Builder subject(String value) {
             this.subject = value;
             return this;
@@ -124,10 +131,14 @@ public final class Tokens {
         /** The signed token (RS256). */
         public String sign() {
             long now = System.currentTimeMillis() / 1000;
-            JwtClaimsBuilder claims = Jwt.claims().issuer(issuer).subject(subject)
+            JwtClaimsBuilder claims = Jwt.claims().issuer(issuer)
                 .claim("scope", String.join(" ", scopes))
                 .issuedAt(Math.min(now, now + expiresInSeconds - 60))
                 .expiresAt(now + expiresInSeconds);
+            if (subject != null) {
+                claims.subject(subject);
+            }
+            extra.forEach(claims::claim);
             if (notBeforeInSeconds != 0) {
                 claims.claim("nbf", now + notBeforeInSeconds);
             }

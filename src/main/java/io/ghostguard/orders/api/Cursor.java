@@ -1,5 +1,8 @@
 package io.ghostguard.orders.api;
 
+import io.ghostguard.input.InvalidInputException;
+import io.ghostguard.input.Violation;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -18,6 +21,19 @@ public final class Cursor {
         }
         return Base64.getUrlEncoder().withoutPadding()
             .encodeToString((PREFIX + position).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The position a request's cursor names, null for the first page; refused as invalid input when forged. */
+    public static Long before(String cursor) {
+        if (cursor == null) {
+            return null;
+        }
+        long position = decode(cursor);
+        if (position < 0) {
+            throw new InvalidInputException(List.of(new Violation("cursor", "must be a cursor from nextCursor",
+                "Cursor")));
+        }
+        return position;
     }
 
     /** Decodes a cursor; returns -1 for a cursor this service did not issue. */

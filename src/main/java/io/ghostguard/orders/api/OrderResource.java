@@ -4,28 +4,21 @@ import io.ghostguard.api.Links;
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
-import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.idempotency.CurrentTicket;
 import io.ghostguard.idempotency.IdempotencyPolicy;
-import io.ghostguard.idempotency.OperationContext;
+import io.ghostguard.idempotency.Ticket;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
-import io.ghostguard.limits.LimitMetrics;
-import io.ghostguard.limits.Limits;
-import io.ghostguard.orders.ClientReferenceConflictException;
-import io.ghostguard.orders.CurrencyMismatchException;
-import io.ghostguard.orders.InsufficientStockException;
-import io.ghostguard.orders.OperationKey;
-import io.ghostguard.orders.OperationKeyReusedException;
+import io.ghostguard.limits.RateLimiter;
+import io.ghostguard.orders.OrderPlacement;
 import io.ghostguard.orders.OrderService;
+import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.orders.Placement;
-import io.ghostguard.orders.SpendCapExceededException;
-import io.ghostguard.payments.PaymentDeclinedException;
-import io.ghostguard.redis.GuardStopped;
+import io.ghostguard.security.Access;
+import io.ghostguard.security.CurrentAccess;
 import io.ghostguard.security.IdentityResolver;
 import io.ghostguard.security.Scopes;
-import io.ghostguard.telemetry.OrderMetrics;
-import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -44,7 +37,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -63,25 +55,20 @@ public class OrderResource {
     private static final String LIMIT_MESSAGE = "must be an integer from 1 to 100";
 
     private final OrderService orders;
+    private final OrderPlacement placement;
     private final IdentityResolver identities;
     private final OrdersConfig config;
-    private final OperationContext operation;
-    private final OrderMetrics metrics;
     private final Links links;
-    private final Limits limits;
-    private final LimitMetrics limitMetrics;
+    private final RateLimiter limiter;
 
-    public OrderResource(OrderService orders, IdentityResolver identities, OrdersConfig config,
-                         OperationContext operation, OrderMetrics metrics, Links links, Limits limits,
-                         LimitMetrics limitMetrics) {
-        this.links = links;
-        this.limits = limits;
-        this.limitMetrics = limitMetrics;
+    public OrderResource(OrderService orders, OrderPlacement placement, IdentityResolver identities,
+                         OrdersConfig config, Links links, RateLimiter limiter) {
         this.orders = orders;
+        this.placement = placement;
         this.identities = identities;
         this.config = config;
-        this.operation = operation;
-        this.metrics = metrics;
+        this.links = links;
+        this.limiter = limiter;
     }
 
     /** Places and pays an order in one atomic step. */
@@ -107,24 +94,14 @@ public class OrderResource {
         + "clientReference names another order (problem type client-reference-conflict)")
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
-    @IdempotencyPolicy(value = "place-order", folded = true)
+    @IdempotencyPolicy(value = "place-order", commitsInEffect = true)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
-        OperationKey key = operation.operationKey() == null ? null
-            : new OperationKey(operation.operationKey(), operation.fingerprint());
-        CallerType caller = RequestLabels.caller().type();
-        return identities.current()
-            .flatMap(actor -> orders.place(actor.tenant(), request.toCommand(), key, limits.spendLimit(actor.principal(), caller),
-                operation.guard(links.order(""))))
-            .onItemOrFailure().invoke((placement, failure) -> {
-                if (failure instanceof GuardStopped) {
-                    return; // answered by the idempotency guard before anything was placed
-                }
-                metrics.placed(resultOf(placement, failure));
-                if (failure instanceof SpendCapExceededException) {
-                    limitMetrics.spendCapped(caller.label());
-                }
-            })
+        Access access = CurrentAccess.get().orElseThrow();
+        Ticket ticket = CurrentTicket.get().orElse(null);
+        return placement.place(new PlaceOrderCommand(access.actor().tenant(), request.toCommand(),
+                ticket == null ? null : ticket.operationKey(), limiter.spendLimit(access),
+                ticket == null ? null : ticket.commit(links.order(""))))
             .map(this::placed);
     }
 
@@ -163,19 +140,11 @@ public class OrderResource {
         @QueryParam("cursor") @Size(max = 64)
             @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
-        Long position = null;
-        if (cursor != null) {
-            position = Cursor.decode(cursor);
-            if (position < 0) {
-                throw new InvalidInputException(List.of(
-                    new Violation("cursor", "must be a cursor from nextCursor", "Cursor")));
-            }
-        }
+        Long before = Cursor.before(cursor);
         int size = limit == null ? config.paging().defaultLimit() : Integer.parseInt(limit);
         if (size < 1 || size > config.paging().maxLimit()) {
             throw new InvalidInputException(List.of(new Violation("limit", LIMIT_MESSAGE, "Range")));
         }
-        Long before = position;
         return identities.current()
             .flatMap(actor -> orders.list(actor.tenant(), customerId, before, size))
             .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
@@ -199,23 +168,6 @@ public class OrderResource {
         return identities.current()
             .flatMap(actor -> orders.cancel(actor.tenant(), id))
             .map(OrderResponse::from);
-    }
-
-    /** The domain's refusals, each with its placement result; anything else is an error. */
-    private static final Map<Class<? extends Throwable>, OrderMetrics.Result> REFUSALS = Map.of(
-        PaymentDeclinedException.class, OrderMetrics.Result.PAYMENT_DECLINED,
-        InsufficientStockException.class, OrderMetrics.Result.INSUFFICIENT_STOCK,
-        CurrencyMismatchException.class, OrderMetrics.Result.CURRENCY_MISMATCH,
-        OperationKeyReusedException.class, OrderMetrics.Result.KEY_REUSED,
-        ClientReferenceConflictException.class, OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT,
-        SpendCapExceededException.class, OrderMetrics.Result.SPEND_CAPPED);
-
-    /** The placement result of a placement or of the failure that ended it, for every surface that places. */
-    public static OrderMetrics.Result resultOf(Placement placement, Throwable failure) {
-        if (failure == null) {
-            return placement.created() ? OrderMetrics.Result.CREATED : OrderMetrics.Result.EXISTING;
-        }
-        return REFUSALS.getOrDefault(failure.getClass(), OrderMetrics.Result.ERROR);
     }
 
     private Response placed(Placement placement) {

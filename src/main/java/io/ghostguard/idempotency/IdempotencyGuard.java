@@ -1,0 +1,189 @@
+package io.ghostguard.idempotency;
+
+import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.config.OrdersConfig.StoreFailureMode;
+import io.ghostguard.limits.Policy;
+import io.ghostguard.limits.Quota;
+import io.ghostguard.limits.RateDecision;
+import io.ghostguard.limits.RateLimiter;
+import io.ghostguard.orders.OperationKey;
+import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemType;
+import io.ghostguard.problem.Refusal;
+import io.ghostguard.redis.StoreUnavailableException;
+import io.ghostguard.security.Access;
+import io.ghostguard.tenant.Keyspace;
+import io.ghostguard.limits.Limits;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * Step 2 of the gate (SPEC 5) and its completion, for every surface: the call's write rate, the new-key budget
+ * and the claim in one Redis script, decided as a {@link GuardDecision}; then, once the call ran, its answer
+ * stored (final outcomes) or its claim released (everything a retry should execute again). Nothing outside Redis
+ * runs before this step has decided; the adapters only translate their protocol to and from these calls.
+ */
+@ApplicationScoped
+public class IdempotencyGuard {
+
+    private static final Logger LOG = Logger.getLogger(IdempotencyGuard.class);
+    private static final long RETRY_SECONDS = 1;
+
+    private final ClaimProtocol protocol;
+    private final IdempotencyMetrics metrics;
+    private final RateLimiter limiter;
+    private final OrdersConfig config;
+
+    public IdempotencyGuard(ClaimProtocol protocol, IdempotencyMetrics metrics, RateLimiter limiter,
+                            OrdersConfig config) {
+        this.protocol = protocol;
+        this.metrics = metrics;
+        this.limiter = limiter;
+        this.config = config;
+    }
+
+    /** One state-changing call: its endpoint, the method part of its scope, its key and its fingerprint. */
+    public record GuardedCall(EndpointPolicy endpoint, String method, String key, String fingerprint) {
+    }
+
+    /** The policy of a named endpoint at a surface route; null when the endpoint opts out. */
+    public EndpointPolicy policy(String name, String route, boolean readsBody, boolean commitsInEffect) {
+        return EndpointPolicy.resolve(config.idempotency(), name, route, readsBody, commitsInEffect);
+    }
+
+    /** Counts a call refused before the gate (no or malformed key) under its outcome. */
+    public Refusal refuseKey(EndpointPolicy endpoint, IdempotencyKey.Parsed parsed) {
+        if (parsed instanceof IdempotencyKey.Parsed.Invalid invalid) {
+            metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_INVALID);
+            return Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_INVALID, invalid.reason() + "."));
+        }
+        metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_MISSING);
+        return Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_MISSING, "Send an idempotency key (the "
+            + IdempotencyKey.HEADER + " header on REST, the idempotencyKey argument on MCP; 1-255 visible ASCII "
+            + "characters) with every call that changes state."));
+    }
+
+    /** Decides a call: write rate, new-key budget and claim in one script, then the decision as a value. */
+    public Uni<GuardDecision> admit(Access access, GuardedCall call) {
+        EndpointPolicy endpoint = call.endpoint();
+        String tenant = access.actor().tenant().value();
+        String principal = access.actor().principal();
+        String hash = IdempotencyKey.scopedHash(tenant, principal, call.method(), endpoint.route(), call.key());
+        OperationKey operation = new OperationKey(hash, call.fingerprint());
+        Quota newKeys = limiter.newKeys(access);
+        KeyBudget budget = newKeys == null ? null : new KeyBudget(access.actor().tenant().key(Keyspace.NEW_KEYS,
+            Limits.subject(principal)), newKeys.quota(), newKeys.window());
+        return protocol.begin(access.actor().tenant().key(Keyspace.IDEMPOTENCY, hash), call.fingerprint(),
+                endpoint.lease(), endpoint.inFlightWait(), budget, limiter.check(access, Policy.WRITES))
+            .map(begun -> decided(access, endpoint, operation, begun))
+            .onFailure(StoreUnavailableException.class).recoverWithItem(() -> storeFailed(endpoint, operation));
+    }
+
+    private GuardDecision decided(Access access, EndpointPolicy endpoint, OperationKey operation,
+                                  ClaimProtocol.Begun begun) {
+        RateDecision rate = begun.rate();
+        String route = endpoint.route();
+        ClaimProtocol.Decision decision = begun.decision();
+        if (decision instanceof ClaimProtocol.Decision.Execute execute) {
+            metrics.decided(route, IdempotencyOutcome.EXECUTED);
+            return new GuardDecision.Execute(new Ticket(endpoint, execute.claim(), operation), rate);
+        }
+        if (decision instanceof ClaimProtocol.Decision.Replay replay) {
+            int replicas = config.redis().minReplicaAcks();
+            if (replicas > 0 && replay.acknowledged() < replicas) {
+                // A stored result that too few replicas vouch for is not answered: it might not survive a failover.
+                metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
+                return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(
+                    Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "The result of this request is not yet on "
+                        + "enough replicas; retry with the same idempotency key to get it."), RETRY_SECONDS), rate);
+            }
+            metrics.decided(route, IdempotencyOutcome.REPLAYED);
+            return new GuardDecision.Replay(replay.stored(), rate);
+        }
+        if (decision instanceof ClaimProtocol.Decision.Reused) {
+            metrics.decided(route, IdempotencyOutcome.KEY_REUSED);
+            return new GuardDecision.Reused(Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED, "This "
+                + "idempotency key was used with a different request; use a new key for a new request.")), rate);
+        }
+        if (decision instanceof ClaimProtocol.Decision.InProgress) {
+            metrics.decided(route, IdempotencyOutcome.IN_PROGRESS);
+            return new GuardDecision.InProgress(Refusal.retryAfter(Problem.of(
+                ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS, "The first request with this idempotency key is still "
+                    + "running; retry later with the same key to get its result."), RETRY_SECONDS), rate);
+        }
+        if (decision instanceof ClaimProtocol.Decision.Limited) {
+            metrics.decided(route, IdempotencyOutcome.RATE_LIMITED);
+            return new GuardDecision.Refused(IdempotencyOutcome.RATE_LIMITED, limiter.refused(rate, access), rate);
+        }
+        long wait = ((ClaimProtocol.Decision.OverBudget) decision).untilWindowEndsMillis();
+        metrics.decided(route, IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
+        return new GuardDecision.Refused(IdempotencyOutcome.KEY_BUDGET_EXCEEDED, limiter.overBudget(wait, access),
+            rate);
+    }
+
+    private GuardDecision storeFailed(EndpointPolicy endpoint, OperationKey operation) {
+        limiter.failedOpen(Policy.WRITES);
+        if (endpoint.onStoreFailure() == StoreFailureMode.FAIL_OPEN) {
+            metrics.decided(endpoint.route(), IdempotencyOutcome.FAIL_OPEN);
+            LOG.warnf("idempotency store unavailable; %s fails open and executes without duplicate protection",
+                endpoint.name());
+            return new GuardDecision.Execute(new Ticket(endpoint, null, operation), null);
+        }
+        metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
+        return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
+            ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "Duplicate protection is unavailable, so nothing was "
+                + "executed; retry with the same idempotency key."), RETRY_SECONDS), null);
+    }
+
+    /** Whether an answer is final, so stored and replayed: a 2xx, or a business refusal reached by the effect. */
+    public static boolean storable(int status, Problem problem) {
+        if (status >= 200 && status < 300) {
+            return true;
+        }
+        return problem != null && ProblemType.of(problem).filter(ProblemType.BUSINESS_REFUSALS::contains).isPresent();
+    }
+
+    /**
+     * Completes a ticket with the call's answer: a final answer is stored (unless the effect's script stored it
+     * already), anything else releases the claim so a retry executes. A 503 may come after the effect ran (a
+     * timeout, too few replicas), so its claim is released in the background, fenced, and the answer is the
+     * refusal returned here: the call may have been applied, and a retry with the same key gets its result.
+     */
+    public Uni<Refusal> finish(Ticket ticket, int status, boolean storable, String contentType, String location,
+                               Supplier<String> body) {
+        if (!ticket.claimed()) {
+            return Uni.createFrom().nullItem();
+        }
+        String route = ticket.endpoint().route();
+        if (status == 503) {
+            metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
+            protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
+            return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
+                "The store did not answer in time, so this attempt may have been applied; retry with the same "
+                    + "idempotency key to get its result (it is never applied twice)."), RETRY_SECONDS));
+        }
+        if (!storable) {
+            return protocol.abandon(ticket.claim())
+                .onFailure().invoke(failure -> LOG.warnf("could not release idempotency claim on %s", route))
+                .onFailure().recoverWithItem(false)
+                .replaceWith((Refusal) null);
+        }
+        if (ticket.endpoint().commitsInEffect() && status >= 200 && status < 300) {
+            return Uni.createFrom().nullItem();
+        }
+        return protocol.complete(ticket.claim(), status, contentType, location, body.get(),
+                ticket.endpoint().retention())
+            .invoke(stored -> {
+                if (!stored) {
+                    LOG.warnf("idempotency claim on %s expired before its response was stored; the natural key "
+                        + "still protects a retry", route);
+                }
+            })
+            .onFailure().invoke(failure -> LOG.warnf("could not store idempotent response on %s; the natural key "
+                + "still protects a retry", route))
+            .onFailure().recoverWithItem(false)
+            .replaceWith((Refusal) null);
+    }
+}

@@ -1,0 +1,235 @@
+package io.ghostguard.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ghostguard.caller.CallerType;
+import io.ghostguard.idempotency.EndpointPolicy;
+import io.ghostguard.idempotency.Fingerprint;
+import io.ghostguard.idempotency.GuardDecision;
+import io.ghostguard.idempotency.IdempotencyGuard;
+import io.ghostguard.idempotency.IdempotencyKey;
+import io.ghostguard.idempotency.Ticket;
+import io.ghostguard.input.InvalidInputException;
+import io.ghostguard.input.StrictArguments;
+import io.ghostguard.input.Violation;
+import io.ghostguard.limits.Policy;
+import io.ghostguard.limits.RateDecision;
+import io.ghostguard.limits.RateLimiter;
+import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemCatalogue;
+import io.ghostguard.problem.Refusal;
+import io.ghostguard.security.Access;
+import io.ghostguard.security.AccessResolver;
+import io.ghostguard.security.CurrentAccess;
+import io.ghostguard.security.Surface;
+import io.ghostguard.telemetry.RequestLabels;
+import io.quarkiverse.mcp.server.MetaKey;
+import io.quarkiverse.mcp.server.RawMessage;
+import io.quarkiverse.mcp.server.TextContent;
+import io.quarkiverse.mcp.server.ToolResponse;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Singleton;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The gate on MCP, a thin adapter over the same beans as REST: the call's {@link Access} (tier {@code mcp}
+ * without a claim), its scope, the rate limiter for reads, and for writes the {@link IdempotencyGuard} with the
+ * {@code idempotencyKey} argument; then the tool's effect, and its answer handed back to the guard. Every
+ * refusal is an error result with the catalogue's problem document; its status, retry time and RateLimit
+ * state go in the result's metadata.
+ */
+@Singleton
+public class ToolGate {
+
+    /** The argument that carries the idempotency key of a write tool. */
+    static final String KEY_ARGUMENT = "idempotencyKey";
+    /** The method part of the idempotency scope of a tool call. */
+    static final String CALL_METHOD = "CALL";
+
+    private final CurrentIdentityAssociation identity;
+    private final AccessResolver resolver;
+    private final RateLimiter limiter;
+    private final IdempotencyGuard guard;
+    private final ProblemCatalogue problems;
+    private final StrictArguments strict;
+    private final McpTelemetry telemetry;
+    private final ObjectMapper json;
+
+    public ToolGate(CurrentIdentityAssociation identity, AccessResolver resolver, RateLimiter limiter,
+                    IdempotencyGuard guard, ProblemCatalogue problems, StrictArguments strict, McpTelemetry telemetry,
+                    ObjectMapper json) {
+        this.identity = identity;
+        this.resolver = resolver;
+        this.limiter = limiter;
+        this.guard = guard;
+        this.problems = problems;
+        this.strict = strict;
+        this.telemetry = telemetry;
+        this.json = json;
+    }
+
+    /** A read tool's effect on its strictly read arguments: the JSON body of its answer. */
+    interface Read<T> {
+        Uni<Object> run(Access access, T arguments);
+    }
+
+    /**
+     * A write tool's effect on its strictly read arguments, under the gate's ticket (null when the endpoint's
+     * idempotency is off): its status (REST semantics) and JSON body.
+     */
+    interface Write<T> {
+        Uni<Answer> run(Access access, T arguments, Ticket ticket);
+    }
+
+    /** What a write tool's effect answered. */
+    record Answer(int status, Object body) {
+    }
+
+    /** A read tool: access, scope and the {@code reads} rate, then the effect. */
+    <T> Uni<ToolResponse> read(String tool, String scope, RawMessage message, Class<T> shape, Read<T> effect) {
+        return call(tool, scope, access -> limiter.acquire(access, Policy.READS).flatMap(rate -> {
+            if (rate != null && !rate.allowed()) {
+                return Uni.createFrom().item(error(limiter.refused(rate, access), rate));
+            }
+            return Uni.createFrom().deferred(() -> effect.run(access, strict.read(arguments(message), shape)))
+                .map(body -> answered(200, write(body), false, rate));
+        }));
+    }
+
+    /**
+     * A write tool: access, scope, the key argument, then the gate's step 2 (write rate, new-key budget and
+     * claim); only an {@code Execute} runs the effect, whose answer the guard stores or releases.
+     */
+    <T> Uni<ToolResponse> write(String tool, String policy, boolean commitsInEffect, String scope,
+                                RawMessage message, Class<T> shape, Write<T> effect) {
+        String route = "mcp/" + tool;
+        return call(tool, scope, access -> {
+            ObjectNode arguments = arguments(message);
+            JsonNode key = arguments.remove(KEY_ARGUMENT);
+            if (key != null && !key.isNull() && !key.isTextual()) {
+                throw new InvalidInputException(List.of(new Violation(KEY_ARGUMENT, "must be a string", "Type")));
+            }
+            EndpointPolicy endpoint = guard.policy(policy, route, true, commitsInEffect);
+            IdempotencyKey.Parsed parsed = IdempotencyKey.parse(key == null || key.isNull() ? null : key.textValue(),
+                null);
+            if (endpoint == null) {
+                return effect.run(access, strict.read(arguments, shape), null).map(answer -> result(answer, null));
+            }
+            if (!(parsed instanceof IdempotencyKey.Parsed.Valid valid)) {
+                return Uni.createFrom().item(error(guard.refuseKey(endpoint, parsed), null));
+            }
+            T request = strict.read(arguments, shape);
+            String fingerprint = Fingerprint.of(CALL_METHOD, route, write(arguments).getBytes(StandardCharsets.UTF_8));
+            return guard.admit(access, new IdempotencyGuard.GuardedCall(endpoint, CALL_METHOD, valid.key(),
+                    fingerprint))
+                .flatMap(decision -> decided(decision, access, request, effect));
+        });
+    }
+
+    private <T> Uni<ToolResponse> decided(GuardDecision decision, Access access, T request, Write<T> effect) {
+        RateDecision rate = decision.rate();
+        if (decision instanceof GuardDecision.Execute execute) {
+            Ticket ticket = execute.ticket();
+            return Uni.createFrom().deferred(() -> effect.run(access, request, ticket))
+                .onFailure().recoverWithItem(failure -> {
+                    Refusal refusal = problems.refusalOf(failure);
+                    return new Answer(refusal.status(), refusal.problem());
+                })
+                .flatMap(answer -> {
+                    String body = write(answer.body());
+                    Problem problem = answer.body() instanceof Problem document ? document : null;
+                    return guard.finish(ticket, answer.status(), IdempotencyGuard.storable(answer.status(), problem),
+                            Ticket.JSON, null, () -> body)
+                        .map(refusal -> refusal != null ? error(refusal, rate)
+                            : answered(answer.status(), body, false, rate));
+                });
+        }
+        if (decision instanceof GuardDecision.Replay replay) {
+            return Uni.createFrom().item(answered(replay.stored().status(), replay.stored().body(), true, rate));
+        }
+        if (decision instanceof GuardDecision.Reused reused) {
+            return Uni.createFrom().item(error(reused.refusal(), rate));
+        }
+        if (decision instanceof GuardDecision.InProgress running) {
+            return Uni.createFrom().item(error(running.refusal(), rate));
+        }
+        return Uni.createFrom().item(error(((GuardDecision.Refused) decision).refusal(), rate));
+    }
+
+    /** Every call: the access on the call's own context (labels included), the scope, then the body. */
+    private Uni<ToolResponse> call(String tool, String scope, Function<Access, Uni<ToolResponse>> body) {
+        Access[] resolved = {null};
+        return identity.getDeferredIdentity()
+            .flatMap(who -> {
+                Access access = resolver.resolve(who, Surface.MCP, null, null, null);
+                resolved[0] = access;
+                CurrentAccess.set(access);
+                RequestLabels.remember(access.caller(), "mcp/" + tool);
+                if (!access.allows(scope)) {
+                    return Uni.createFrom().item(error(Refusal.of(ProblemCatalogue.missingScope()), null));
+                }
+                return Uni.createFrom().deferred(() -> body.apply(access));
+            })
+            .onFailure().recoverWithItem(failure -> error(problems.refusalOf(failure), null))
+            .invoke(response -> telemetry.called(tool, ToolMeta.outcome(response),
+                resolved[0] == null ? CallerType.MCP : resolved[0].label()));
+    }
+
+    private ToolResponse result(Answer answer, RateDecision rate) {
+        return answered(answer.status(), write(answer.body()), false, rate);
+    }
+
+    private ToolResponse answered(int status, String body, boolean replayed, RateDecision rate) {
+        Map<MetaKey, Object> meta = ToolMeta.of(status, replayed, rate);
+        if (status >= 400) {
+            return new ToolResponse(true, List.of(new TextContent(body)), null, meta);
+        }
+        return new ToolResponse(false, List.of(new TextContent(body)), read(body), meta);
+    }
+
+    private ToolResponse error(Refusal refusal, RateDecision rate) {
+        Map<MetaKey, Object> meta = ToolMeta.of(refusal.status(), false, rate);
+        if (refusal.retryAfterSeconds() > 0) {
+            meta.put(ToolMeta.RETRY_AFTER, refusal.retryAfterSeconds());
+        }
+        return new ToolResponse(true, List.of(new TextContent(write(refusal.problem()))), null, meta);
+    }
+
+    /** The call's arguments as a tree; none given is an empty object. */
+    private ObjectNode arguments(RawMessage message) {
+        JsonObject params = message.asJsonObject().getJsonObject("params");
+        JsonObject given = params == null ? null : params.getJsonObject("arguments");
+        JsonNode tree = read(given == null ? "{}" : given.encode());
+        if (!(tree instanceof ObjectNode object)) {
+            throw new InvalidInputException(List.of(new Violation("$", "must be an object", "Type")));
+        }
+        return object;
+    }
+
+    private String write(Object value) {
+        if (value instanceof String text) {
+            return text;
+        }
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private JsonNode read(String body) {
+        try {
+            return json.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

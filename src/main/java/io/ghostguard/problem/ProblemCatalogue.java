@@ -1,0 +1,146 @@
+package io.ghostguard.problem;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.ghostguard.input.InputViolations;
+import io.ghostguard.input.InvalidInputException;
+import io.ghostguard.input.Violation;
+import io.ghostguard.inventory.InsufficientStockForAdjustmentException;
+import io.ghostguard.inventory.PreconditionRequiredException;
+import io.ghostguard.inventory.SkuNotFoundException;
+import io.ghostguard.inventory.StaleVersionException;
+import io.ghostguard.orders.ClientReferenceConflictException;
+import io.ghostguard.orders.CurrencyMismatchException;
+import io.ghostguard.orders.InsufficientStockException;
+import io.ghostguard.orders.OperationKeyReusedException;
+import io.ghostguard.orders.OrderNotFoundException;
+import io.ghostguard.orders.SpendCapExceededException;
+import io.ghostguard.payments.PaymentDeclinedException;
+import io.ghostguard.payments.UnknownPaymentOrderException;
+import io.ghostguard.redis.StoreUnavailableException;
+import io.ghostguard.telemetry.SchemaViolationMetrics;
+import io.quarkus.security.ForbiddenException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.validation.ConstraintViolationException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
+
+/**
+ * The one table from failures to problem documents, for every surface: the REST exception mappers, the MCP tool
+ * adapter and the route handlers all ask it. Documents never carry stack traces, class names or data-store
+ * messages; the log carries an incident id instead of the exception. Input failures are counted as schema
+ * violations here, once, whichever surface saw them.
+ */
+@ApplicationScoped
+public class ProblemCatalogue {
+
+    /** Seconds a caller should wait before retrying after a 503. */
+    public static final long RETRY_SECONDS = 1;
+
+    private static final Logger LOG = Logger.getLogger(ProblemCatalogue.class);
+
+    private final SchemaViolationMetrics recorder;
+    private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
+
+    public ProblemCatalogue(SchemaViolationMetrics recorder) {
+        this.recorder = recorder;
+        on(ConstraintViolationException.class, e -> invalid(InputViolations.of(e.getConstraintViolations())));
+        on(JsonProcessingException.class, e -> invalid(List.of(InputViolations.of(e))));
+        on(InvalidInputException.class, e -> invalid(e.violations()));
+        on(ForbiddenException.class, e -> Refusal.of(missingScope()));
+        Function<Throwable, Refusal> notFound = e -> Refusal.of(Problem.of(ProblemType.NOT_FOUND,
+            "No such resource exists for this tenant."));
+        table.put(OrderNotFoundException.class, notFound);
+        table.put(SkuNotFoundException.class, notFound);
+        table.put(UnknownPaymentOrderException.class, notFound);
+        on(InsufficientStockException.class, e -> Refusal.of(Problem.of(ProblemType.INSUFFICIENT_STOCK,
+                "SKU " + e.sku() + " has " + e.available() + " available, " + e.requested() + " requested.")
+            .with("sku", e.sku()).with("requested", e.requested()).with("available", e.available())));
+        on(OperationKeyReusedException.class, e -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+            "This idempotency key was used with a different request; use a new key for a new request.")));
+        on(ClientReferenceConflictException.class, e -> Refusal.of(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT,
+            "This clientReference already names an order with another customer, lines or currency; use a new "
+                + "reference for a new order.")));
+        on(PreconditionRequiredException.class, e -> Refusal.of(Problem.of(ProblemType.PRECONDITION_REQUIRED,
+            "This SKU has stock already: send If-Match with the ETag of your last read (GET), or If-Match: * to "
+                + "replace whatever is there.")));
+        on(StaleVersionException.class, e -> Refusal.of(Problem.of(ProblemType.PRECONDITION_FAILED, "The stock "
+            + "changed since your read (another write or a sale); read it again (GET) and decide with the current "
+            + "values.")));
+        on(InsufficientStockForAdjustmentException.class, e -> Refusal.of(Problem.of(ProblemType.INSUFFICIENT_STOCK,
+                "SKU " + e.sku() + " has " + e.available() + " available; a change of " + e.delta()
+                    + " would go below zero.")
+            .with("sku", e.sku()).with("available", e.available())));
+        on(SpendCapExceededException.class, e -> {
+            long seconds = Math.max(1, (e.untilWindowEnds().toMillis() + 999) / 1000);
+            return Refusal.retryAfter(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order would take the "
+                + "caller's spending over its cap for the current window; nothing was charged. Retry after "
+                + seconds + " s, when the window ends."), seconds);
+        });
+        on(CurrencyMismatchException.class, e -> Refusal.of(Problem.of(ProblemType.CURRENCY_MISMATCH,
+                "SKU " + e.sku() + " is priced in " + e.priceCurrency() + ".")
+            .with("sku", e.sku()).with("priceCurrency", e.priceCurrency())));
+        on(PaymentDeclinedException.class, e -> Refusal.of(Problem.of(ProblemType.PAYMENT_DECLINED,
+            "The payment token was declined.")));
+        on(StoreUnavailableException.class, e -> {
+            LOG.warnf("data store unavailable during %s", e.operation());
+            return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store did not answer in "
+                + "time. A read can be retried as it is; a change may have been applied, so retry it with the same "
+                + "idempotency key to get its result."), RETRY_SECONDS);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends Throwable> void on(Class<T> type, Function<T, Refusal> problem) {
+        table.put(type, failure -> problem.apply((T) failure));
+    }
+
+    /** The problem document of a failure (and its retry advice); anything unknown is a 500 with an incident. */
+    public Refusal refusalOf(Throwable failure) {
+        for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
+            Function<Throwable, Refusal> entry = table.get(type);
+            if (entry != null) {
+                return entry.apply(failure);
+            }
+        }
+        String incident = UUID.randomUUID().toString();
+        LOG.errorf("unexpected failure, incident %s", incident);
+        return Refusal.of(Problem.of(ProblemType.INTERNAL_ERROR, "Something went wrong on our side.")
+            .with("incident", incident));
+    }
+
+    /** The 403 document of a missing scope, the same whichever layer refuses the request. */
+    public static Problem missingScope() {
+        return Problem.of(ProblemType.FORBIDDEN, "The token lacks the scope this operation needs.");
+    }
+
+    /** A framework input refusal (400 without fields, 413, 415), counted like every schema violation. */
+    public Refusal framework(ProblemType type) {
+        if (type == ProblemType.INVALID_REQUEST) {
+            return invalid(List.of(new Violation("$", "request is not valid", "Request")));
+        }
+        if (type == ProblemType.PAYLOAD_TOO_LARGE || type == ProblemType.UNSUPPORTED_MEDIA_TYPE) {
+            recorder.record(new Violation("$", type.title(), type.slug()));
+        }
+        return Refusal.of(Problem.of(type, detailOf(type)));
+    }
+
+    private Refusal invalid(List<Violation> violations) {
+        violations.forEach(recorder::record);
+        return Refusal.of(Problem.invalid(violations));
+    }
+
+    /** The detail sentence of a framework HTTP error, the same whichever layer answers it. */
+    public static String detailOf(ProblemType type) {
+        return switch (type) {
+            case PAYLOAD_TOO_LARGE -> "The request body exceeds the size limit.";
+            case UNSUPPORTED_MEDIA_TYPE -> "Send the body as application/json.";
+            case METHOD_NOT_ALLOWED -> "This method is not supported on this resource.";
+            case NOT_ACCEPTABLE -> "This resource answers application/json only.";
+            default -> "No such resource exists.";
+        };
+    }
+}

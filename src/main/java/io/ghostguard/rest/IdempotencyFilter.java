@@ -1,0 +1,136 @@
+package io.ghostguard.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ghostguard.api.Pipeline;
+import io.ghostguard.idempotency.CurrentTicket;
+import io.ghostguard.idempotency.EndpointPolicy;
+import io.ghostguard.idempotency.Fingerprint;
+import io.ghostguard.idempotency.GuardDecision;
+import io.ghostguard.idempotency.IdempotencyGuard;
+import io.ghostguard.idempotency.IdempotencyKey;
+import io.ghostguard.idempotency.Ticket;
+import io.ghostguard.problem.Problem;
+import io.ghostguard.security.CurrentAccess;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+
+/**
+ * The gate on REST, a thin adapter over {@link IdempotencyGuard}: the request filter reads the key headers and
+ * fingerprints the request, and turns the guard's decision into a replay, a problem document, or leave for the
+ * resource to run with the ticket; the response filter hands the answer back to the guard, which stores or
+ * releases it.
+ */
+public class IdempotencyFilter {
+
+    private static final String TICKET = IdempotencyFilter.class.getName() + ".ticket";
+
+    private final IdempotencyGuard guard;
+    private final GuardedEndpoints guarded;
+    private final ObjectMapper json;
+
+    public IdempotencyFilter(IdempotencyGuard guard, GuardedEndpoints guarded, ObjectMapper json) {
+        this.guard = guard;
+        this.guarded = guarded;
+        this.json = json;
+    }
+
+    /** Decides a state-changing request before its resource method runs; a null item lets it run. */
+    @ServerRequestFilter(readBody = true, priority = Pipeline.FILTER_IDEMPOTENCY)
+    public Uni<Response> beforeResource(ContainerRequestContext request, ResourceInfo resource) {
+        Optional<EndpointPolicy> policy = guarded.of(request.getMethod(), resource.getResourceMethod());
+        var access = CurrentAccess.get();
+        if (policy.isEmpty() || access.isEmpty()) {
+            return Uni.createFrom().nullItem();
+        }
+        EndpointPolicy endpoint = policy.get();
+        IdempotencyKey.Parsed parsed = IdempotencyKey.parse(request.getHeaderString(IdempotencyKey.HEADER),
+            request.getHeaderString(IdempotencyKey.ALIAS));
+        if (!(parsed instanceof IdempotencyKey.Parsed.Valid valid)) {
+            return Uni.createFrom().item(RestAnswers.refusal(guard.refuseKey(endpoint, parsed)));
+        }
+        byte[] body = endpoint.readsBody() ? bufferBody(request) : new byte[0];
+        String fingerprint = Fingerprint.of(request.getMethod(), request.getUriInfo().getPath(), body);
+        return guard.admit(access.get(), new IdempotencyGuard.GuardedCall(endpoint, request.getMethod(), valid.key(),
+                fingerprint))
+            .map(decision -> {
+                RestAnswers.rated(request, decision.rate());
+                if (decision instanceof GuardDecision.Execute execute) {
+                    request.setProperty(TICKET, execute.ticket());
+                    CurrentTicket.set(execute.ticket());
+                    return null;
+                }
+                if (decision instanceof GuardDecision.Replay replay) {
+                    return RestAnswers.replay(replay.stored());
+                }
+                if (decision instanceof GuardDecision.Reused reused) {
+                    return RestAnswers.refusal(reused.refusal(), decision.rate());
+                }
+                if (decision instanceof GuardDecision.InProgress running) {
+                    return RestAnswers.refusal(running.refusal(), decision.rate());
+                }
+                return RestAnswers.refusal(((GuardDecision.Refused) decision).refusal(), decision.rate());
+            });
+    }
+
+    /** Hands the answer to the guard before the response is sent: stored, released, or a 503 told what is known. */
+    @ServerResponseFilter(priority = Pipeline.FILTER_IDEMPOTENCY)
+    public Uni<Void> afterResource(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!(request.getProperty(TICKET) instanceof Ticket ticket)) {
+            return Uni.createFrom().voidItem();
+        }
+        request.removeProperty(TICKET);
+        int status = response.getStatus();
+        Problem problem = response.getEntity() instanceof Problem document ? document : null;
+        boolean storable = IdempotencyGuard.storable(status, problem);
+        String contentType = response.getMediaType() == null ? MediaType.APPLICATION_JSON
+            : response.getMediaType().toString();
+        return guard.finish(ticket, status, storable, contentType, response.getHeaderString(HttpHeaders.LOCATION),
+                () -> storedBody(response, contentType))
+            .invoke(refusal -> {
+                if (refusal != null) {
+                    RestAnswers.replace(response, RestAnswers.refusal(refusal));
+                }
+            })
+            .replaceWithVoid();
+    }
+
+    /** The body as stored; it goes on the wire too, so the first answer and every replay are the same bytes. */
+    private String storedBody(ContainerResponseContext response, String contentType) {
+        Object entity = response.getEntity();
+        if (entity == null) {
+            return null;
+        }
+        try {
+            String body = entity instanceof String text ? text : json.writeValueAsString(entity);
+            response.setEntity(body.getBytes(StandardCharsets.UTF_8), null, MediaType.valueOf(contentType));
+            return body;
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads the buffered body for the fingerprint and puts it back for the resource. */
+    private static byte[] bufferBody(ContainerRequestContext request) {
+        try (InputStream in = request.getEntityStream()) {
+            byte[] body = in == null ? new byte[0] : in.readAllBytes();
+            request.setEntityStream(new ByteArrayInputStream(body));
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

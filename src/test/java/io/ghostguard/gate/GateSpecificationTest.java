@@ -1,0 +1,288 @@
+package io.ghostguard.gate;
+
+import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.unique;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.idempotency.IdempotencyKey;
+import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.RecordingPaymentGateway;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
+import io.quarkiverse.mcp.server.MetaKey;
+import io.quarkiverse.mcp.server.test.McpAssured;
+import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * One specification of the gate (SPEC 5), run against both surfaces: the limits count every write, declines
+ * included, before anything reaches the payment provider; the tier is the token's claim or the surface, never a
+ * User-Agent; the principal is {@code sub}; replays, reuses and running twins are decided before the domain; and
+ * no execution ever voids the authorisation of a live order. The provider is the recording double.
+ */
+@QuarkusTest
+@TestProfile(GateSpecificationTest.SmallWrites.class)
+@QuarkusTestResource(RedisTestResource.class)
+class GateSpecificationTest {
+
+    /** Two writes and three fresh keys for callers without a claim, on either surface; plenty for humans. */
+    public static class SmallWrites implements QuarkusTestProfile {
+        static final int WRITES = 2;
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> limits = new HashMap<>();
+            limits.put("orders.limits.enabled", "true");
+            for (String caller : List.of("human", "agent", "mcp", "unknown")) {
+                limits.put("orders.limits.reads." + caller + ".quota", "1000");
+                limits.put("orders.limits.writes." + caller + ".quota", "1000");
+                limits.put("orders.limits.new-keys." + caller + ".quota", "1000");
+                limits.put("orders.limits.spend." + caller + ".amount", "100000000");
+            }
+            for (String caller : List.of("mcp", "unknown")) {
+                limits.put("orders.limits.writes." + caller + ".quota", Integer.toString(WRITES));
+                limits.put("orders.limits.writes." + caller + ".window", "PT1H");
+                limits.put("orders.limits.new-keys." + caller + ".quota", "3");
+            }
+            limits.put("orders.idempotency.in-flight-wait", "PT0.2S");
+            return limits;
+        }
+    }
+
+    /** One surface under test: how it places an order and where it keeps an idempotency key. */
+    enum Surface {
+        REST {
+            @Override
+            Answer place(String token, String userAgent, String key, String sku, int quantity, String payment) {
+                Response response = as(token).header("User-Agent", userAgent)
+                    .contentType("application/json").header(IdempotencyKey.HEADER, key)
+                    .body(OrderRequest.order().line(sku, quantity).token(payment).json())
+                    .post("/api/v1/orders");
+                JsonObject body = new JsonObject(response.asString());
+                return new Answer(response.statusCode(), body, "true".equals(response.header(
+                    IdempotencyKey.REPLAYED_HEADER)), response.header("RateLimit"));
+            }
+
+            @Override
+            String scope() {
+                return "POST\u0000/orders";
+            }
+        },
+        MCP {
+            @Override
+            Answer place(String token, String userAgent, String key, String sku, int quantity, String payment) {
+                McpStreamableTestClient client = McpAssured.newStreamableClient()
+                    .setAdditionalHeaders(message -> MultiMap.caseInsensitiveMultiMap()
+                        .add("Authorization", "Bearer " + token).add("User-Agent", userAgent))
+                    .build().connect();
+                AtomicReference<io.quarkiverse.mcp.server.ToolResponse> result = new AtomicReference<>();
+                client.when().toolsCall("place_order", Map.of("idempotencyKey", key, "customerId", "c-1",
+                    "currency", "EUR", "paymentToken", payment, "items", List.of(Map.of("sku", sku, "quantity",
+                        quantity))), result::set).thenAssertResults();
+                Map<MetaKey, Object> meta = result.get()._meta();
+                JsonObject body = new JsonObject(result.get().firstContent().asText().text());
+                Object rate = meta.get(MetaKey.from("io.ghostguard/rateLimit"));
+                return new Answer(((Number) meta.get(MetaKey.from("io.ghostguard/status"))).intValue(), body,
+                    Boolean.TRUE.equals(meta.get(MetaKey.from("io.ghostguard/replayed"))),
+                    rate == null ? null : rate.toString());
+            }
+
+            @Override
+            String scope() {
+                return "CALL\u0000mcp/place_order";
+            }
+        };
+
+        abstract Answer place(String token, String userAgent, String key, String sku, int quantity, String payment);
+
+        /** Method and route of the surface's idempotency scope, as the hash takes them. */
+        abstract String scope();
+
+        String storageKey(String principal, String key) {
+            String[] scope = scope().split("\u0000");
+            return "idem:{t:" + Tokens.TENANT + "}:" + IdempotencyKey.scopedHash(Tokens.TENANT, principal, scope[0],
+                scope[1], key);
+        }
+    }
+
+    /** What the surface answered: the status REST has (MCP in its metadata), the body, replayed, RateLimit. */
+    record Answer(int status, JsonObject body, boolean replayed, String rateLimit) {
+        String type() {
+            String type = body.getString("type");
+            return type == null ? null : type.substring(type.lastIndexOf('/') + 1);
+        }
+    }
+
+    private static final String PLAIN = "curl/8";
+    private static final String AGENT_UA = "Mozilla/5.0 (compatible; ChatGPT-User/1.0)";
+
+    @Inject
+    RecordingPaymentGateway provider;
+
+    @InjectRedis
+    TestRedis redis;
+
+    /** Stock set by a person of the tenant, so the small quotas of unclaimed callers stay whole for the test. */
+    private static void stock(String sku, long available, long unitPrice) {
+        as(Tokens.token().subject("stock-keeper").callerType("human").sign())
+            .contentType("application/json").header("If-Match", "*")
+            .body(Map.of("available", available, "unitPrice", unitPrice, "currency", "EUR"))
+            .put("/api/v1/inventory/" + sku).then().log().ifValidationFails().statusCode(200);
+    }
+
+    private static String unclaimed(String subject) {
+        return Tokens.token().subject(subject).sign();
+    }
+
+    private static String human(String subject) {
+        return Tokens.token().subject(subject).callerType("human").sign();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void declinesAreCountedLimitedAndStoredAndOverTheLimitNothingReachesTheProvider(Surface surface) {
+        String sku = unique("decline");
+        stock(sku, 10, 100);
+        String token = unclaimed(unique("card-tester"));
+        long before = provider.authorizations("tok_declined");
+        String first = unique("key");
+        Answer declined = surface.place(token, PLAIN, first, sku, 1, "tok_declined");
+        assertEquals(402, declined.status());
+        assertNotNull(declined.rateLimit(), "a decline carries the RateLimit state");
+        Answer replayed = surface.place(token, PLAIN, first, sku, 1, "tok_declined");
+        assertEquals(402, replayed.status());
+        assertTrue(replayed.replayed(), "the decline was stored through the same path");
+        for (int i = 0; i < 5; i++) {
+            Answer over = surface.place(token, PLAIN, unique("key"), sku, 1, "tok_declined");
+            assertEquals(429, over.status());
+            assertEquals("rate-limited", over.type());
+        }
+        assertEquals(1, provider.authorizations("tok_declined") - before, "only the first decline reached it");
+        long good = provider.authorizations("tok_ok");
+        assertEquals(429, surface.place(token, PLAIN, unique("key"), sku, 1, "tok_ok").status());
+        assertEquals(good, provider.authorizations("tok_ok"), "a good card over the limit is not authorised");
+        assertEquals(10, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void aUserAgentNeverChoosesTheLimitsTier(Surface surface) {
+        String sku = unique("tier");
+        stock(sku, 10, 100);
+        String token = unclaimed(unique("spoofer"));
+        for (int i = 0; i < SmallWrites.WRITES; i++) {
+            assertEquals(201, surface.place(token, AGENT_UA, unique("key"), sku, 1, "tok_ok").status());
+        }
+        assertEquals(429, surface.place(token, AGENT_UA, unique("key"), sku, 1, "tok_ok").status(),
+            "the agent User-Agent labels the call but keeps the surface's tier");
+        assertEquals(10 - SmallWrites.WRITES, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void thePrincipalIsSubNotAnotherNameOfIt(Surface surface) {
+        String sku = unique("sub");
+        stock(sku, 10, 100);
+        String shared = unique("alice");
+        String one = Tokens.token().subject(unique("s1")).callerType("human").claim("preferred_username", shared)
+            .claim("upn", shared).sign();
+        String two = Tokens.token().subject(unique("s2")).callerType("human").claim("preferred_username", shared)
+            .claim("upn", shared).sign();
+        String key = unique("key");
+        Answer first = surface.place(one, PLAIN, key, sku, 1, "tok_ok");
+        Answer second = surface.place(two, PLAIN, key, sku, 1, "tok_ok");
+        assertEquals(201, first.status());
+        assertEquals(201, second.status(), "another subject's own execution");
+        assertFalse(second.replayed());
+        assertNotEquals(first.body().getString("id"), second.body().getString("id"));
+        assertEquals(8, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void aReplayAndAReuseAreDecidedBeforeTheDomain(Surface surface) {
+        String sku = unique("replay");
+        stock(sku, 10, 100);
+        String token = human(unique("h"));
+        String key = unique("key");
+        Answer first = surface.place(token, PLAIN, key, sku, 2, "tok_ok");
+        long calls = provider.authorizations("tok_ok");
+        Answer again = surface.place(token, PLAIN, key, sku, 2, "tok_ok");
+        assertTrue(again.replayed());
+        assertEquals(first.body(), again.body());
+        Answer reused = surface.place(token, PLAIN, key, sku, 3, "tok_ok");
+        assertEquals(422, reused.status());
+        assertEquals("idempotency-key-reused", reused.type());
+        assertEquals(calls, provider.authorizations("tok_ok"), "neither reached the provider");
+        assertEquals(8, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void aTwinOfARunningRequestIsToldItIsInProgress(Surface surface) throws Exception {
+        String sku = unique("twin");
+        stock(sku, 10, 100);
+        String token = human(unique("h"));
+        String key = unique("key");
+        CompletableFuture<Answer> slow = CompletableFuture.supplyAsync(() -> surface.place(token, PLAIN, key, sku, 1,
+            RecordingPaymentGateway.SLOW_TOKEN));
+        Answer twin = null;
+        for (int i = 0; i < 50 && (twin == null || twin.status() != 409); i++) {
+            Thread.sleep(20);
+            twin = surface.place(token, PLAIN, key, sku, 1, RecordingPaymentGateway.SLOW_TOKEN);
+        }
+        assertEquals(409, twin.status());
+        assertEquals("idempotency-request-in-progress", twin.type());
+        assertEquals(201, slow.get(10, TimeUnit.SECONDS).status());
+        assertEquals(9, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void aLateReuseOfAKeyNeverVoidsTheLiveOrdersAuthorisation(Surface surface) {
+        String sku = unique("late");
+        stock(sku, 10, 100);
+        String subject = unique("h");
+        String token = human(subject);
+        String key = unique("key");
+        Answer live = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
+        assertEquals(201, live.status());
+        redis.command("DEL", surface.storageKey(subject, key));
+        Answer reused = surface.place(token, PLAIN, key, sku, 2, "tok_ok");
+        assertEquals(422, reused.status());
+        assertFalse(provider.voided(live.body().getString("paymentId")), "the CONFIRMED order keeps its hold");
+        assertEquals(9, available(sku));
+    }
+
+    @Test
+    void aTokenWithoutSubIsRefusedOnBothSurfaces() {
+        String token = Tokens.token().subject(null).sign();
+        as(token).get("/api/v1/orders").then().statusCode(401);
+        as(token).contentType("application/json")
+            .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}").post("/mcp")
+            .then().statusCode(401);
+    }
+}
