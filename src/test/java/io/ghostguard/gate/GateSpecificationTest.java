@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.IdempotencyKey;
+import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RecordingPaymentGateway;
@@ -27,11 +29,10 @@ import io.restassured.response.Response;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,7 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * One specification of the gate (SPEC 5), run against both surfaces: the limits count every write, declines
  * included, before anything reaches the payment provider; the tier is the token's claim or the surface, never a
- * User-Agent; the principal is {@code sub}; replays, reuses and running twins are decided before the domain; and
+ * User-Agent; the principal is {@code sub}; replays, reuses and running twins are decided before anything outside Redis runs; and
  * no execution ever voids the authorisation of a live order. The provider is the recording double.
  */
 @QuarkusTest
@@ -79,7 +80,7 @@ class GateSpecificationTest {
             Answer place(String token, String userAgent, String key, String sku, int quantity, String payment) {
                 Response response = as(token).header("User-Agent", userAgent)
                     .contentType("application/json").header(IdempotencyKey.HEADER, key)
-                    .body(OrderRequest.order().line(sku, quantity).token(payment).json())
+                    .body(body(sku, quantity, payment))
                     .post("/api/v1/orders");
                 JsonObject body = new JsonObject(response.asString());
                 return new Answer(response.statusCode(), body, "true".equals(response.header(
@@ -88,7 +89,12 @@ class GateSpecificationTest {
 
             @Override
             String scope() {
-                return "POST\u0000/orders";
+                return "POST\u0000/api/v1/orders";
+            }
+
+            @Override
+            String body(String sku, int quantity, String payment) {
+                return OrderRequest.order().line(sku, quantity).token(payment).json();
             }
         },
         MCP {
@@ -99,9 +105,9 @@ class GateSpecificationTest {
                         .add("Authorization", "Bearer " + token).add("User-Agent", userAgent))
                     .build().connect();
                 AtomicReference<io.quarkiverse.mcp.server.ToolResponse> result = new AtomicReference<>();
-                client.when().toolsCall("place_order", Map.of("idempotencyKey", key, "customerId", "c-1",
-                    "currency", "EUR", "paymentToken", payment, "items", List.of(Map.of("sku", sku, "quantity",
-                        quantity))), result::set).thenAssertResults();
+                Map<String, Object> arguments = new HashMap<>(new JsonObject(body(sku, quantity, payment)).getMap());
+                arguments.put("idempotencyKey", key);
+                client.when().toolsCall("place_order", arguments, result::set).thenAssertResults();
                 Map<MetaKey, Object> meta = result.get()._meta();
                 JsonObject body = new JsonObject(result.get().firstContent().asText().text());
                 Object rate = meta.get(MetaKey.from("io.ghostguard/rateLimit"));
@@ -114,12 +120,27 @@ class GateSpecificationTest {
             String scope() {
                 return "CALL\u0000mcp/place_order";
             }
+
+            @Override
+            String body(String sku, int quantity, String payment) {
+                return new JsonObject().put("customerId", "c-1").put("currency", "EUR").put("paymentToken", payment)
+                    .put("items", List.of(Map.of("sku", sku, "quantity", quantity))).encode();
+            }
         };
 
         abstract Answer place(String token, String userAgent, String key, String sku, int quantity, String payment);
 
         /** Method and route of the surface's idempotency scope, as the hash takes them. */
         abstract String scope();
+
+        /** The request (REST body, MCP arguments without the key) as JSON. */
+        abstract String body(String sku, int quantity, String payment);
+
+        /** The fingerprint the surface gives that request. */
+        String fingerprint(String sku, int quantity, String payment) {
+            String[] scope = scope().split("\u0000");
+            return Fingerprint.of(scope[0], scope[1], body(sku, quantity, payment).getBytes(StandardCharsets.UTF_8));
+        }
 
         String storageKey(String principal, String key) {
             String[] scope = scope().split("\u0000");
@@ -242,21 +263,23 @@ class GateSpecificationTest {
 
     @ParameterizedTest
     @EnumSource(Surface.class)
-    void aTwinOfARunningRequestIsToldItIsInProgress(Surface surface) throws Exception {
+    void aTwinOfARunningRequestIsToldItIsInProgress(Surface surface) {
         String sku = unique("twin");
         stock(sku, 10, 100);
-        String token = human(unique("h"));
+        String subject = unique("h");
+        String token = human(subject);
         String key = unique("key");
-        CompletableFuture<Answer> slow = CompletableFuture.supplyAsync(() -> surface.place(token, PLAIN, key, sku, 1,
-            RecordingPaymentGateway.SLOW_TOKEN));
-        Answer twin = null;
-        for (int i = 0; i < 50 && (twin == null || twin.status() != 409); i++) {
-            Thread.sleep(20);
-            twin = surface.place(token, PLAIN, key, sku, 1, RecordingPaymentGateway.SLOW_TOKEN);
-        }
+        // The same request is running on another instance: its fenced pending claim holds the key.
+        String claimed = surface.storageKey(subject, key);
+        redis.command("SET", claimed, IdempotencyRecord.pending("another-instance", surface.fingerprint(sku, 1,
+            "tok_ok")).encode(), "PX", "30000");
+        long calls = provider.authorizations("tok_ok");
+        Answer twin = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
         assertEquals(409, twin.status());
         assertEquals("idempotency-request-in-progress", twin.type());
-        assertEquals(201, slow.get(10, TimeUnit.SECONDS).status());
+        assertEquals(calls, provider.authorizations("tok_ok"), "the twin reached nothing outside Redis");
+        redis.command("DEL", claimed);
+        assertEquals(201, surface.place(token, PLAIN, key, sku, 1, "tok_ok").status(), "once it is gone, it runs");
         assertEquals(9, available(sku));
     }
 

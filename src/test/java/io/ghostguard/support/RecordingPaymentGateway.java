@@ -5,7 +5,6 @@ import io.ghostguard.payments.TestTokenPaymentGateway;
 import io.quarkus.test.Mock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -20,11 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class RecordingPaymentGateway implements PaymentGateway {
 
-    /** A token this double authorises only after {@link #SLOW}. */
-    public static final String SLOW_TOKEN = "tok_slow";
-    /** How long the slow token's authorisation takes. */
-    public static final Duration SLOW = Duration.ofMillis(1500);
-
     private final TestTokenPaymentGateway rules = new TestTokenPaymentGateway();
     private final List<String> calls = new ArrayList<>();
     private final Set<String> voided = ConcurrentHashMap.newKeySet();
@@ -34,9 +28,7 @@ public class RecordingPaymentGateway implements PaymentGateway {
         synchronized (calls) {
             calls.add(paymentToken);
         }
-        Uni<String> authorised = rules.authorize(idempotencyKey, paymentToken);
-        // A slow provider, for a twin to find the first request still running.
-        return SLOW_TOKEN.equals(paymentToken) ? authorised.onItem().delayIt().by(SLOW) : authorised;
+        return rules.authorize(idempotencyKey, paymentToken);
     }
 
     @Override
