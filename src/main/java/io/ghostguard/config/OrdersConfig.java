@@ -46,6 +46,13 @@ public interface OrdersConfig {
          * refused (DNS rebinding). Clients that are not browsers send none. Default: none allowed.
          */
         Optional<List<String>> allowedOrigins();
+
+        /**
+         * Open MCP sessions one principal of a tenant may hold at once; opening one more is refused (429) until
+         * one is closed or idles out ({@code quarkus.mcp.server.connection-idle-timeout}). Default 10.
+         */
+        @WithDefault("10")
+        int maxSessionsPerPrincipal();
     }
 
     /** Limits per tenant and principal, with values per caller type ({@code human}, {@code agent}, ...). */

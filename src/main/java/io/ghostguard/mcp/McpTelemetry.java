@@ -19,7 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Telemetry of the tool surface: {@code mcp_tool_calls_total{tool, outcome, caller_type}} (every series registered
  * at zero, so dashboards and alerts see the MCP rows before the first call) and the tool name on the request's
  * span. Every label is bounded: the tool names are the five this service has, outcomes are {@code ok},
- * {@code replayed} and {@code error}.
+ * {@code replayed}, {@code refused} and {@code failed}. The extension's own request timers are tagged with the
+ * tool name, resource URI or prompt name a client sent; those fold into {@code other} unless they name one of
+ * this service's tools (it has no resources or prompts).
  */
 @ApplicationScoped
 public class McpTelemetry {
@@ -28,11 +30,19 @@ public class McpTelemetry {
     public static final String TOOL_ATTRIBUTE = "mcp.tool.name";
     /** The tag the MCP extension puts the (client-supplied) tool name in. */
     static final String EXTENSION_TOOL_TAG = "tool.name";
+    /** The tag the MCP extension puts the (client-supplied) resource URI in. */
+    static final String EXTENSION_RESOURCE_TAG = "resource.uri";
+    /** The tag the MCP extension puts the (client-supplied) prompt name in. */
+    static final String EXTENSION_PROMPT_TAG = "prompt.name";
     static final String OTHER = "other";
 
-    /** How a tool call ended. */
+    /**
+     * How a tool call ended: answered ({@code ok}), answered from the store ({@code replayed}), refused for
+     * something the caller can change (the REST 4xx: {@code refused}), or failed on the service's side (the REST
+     * 5xx: {@code failed}, which burns the availability budget of its caller type although HTTP said 200).
+     */
     enum Outcome {
-        OK, REPLAYED, ERROR;
+        OK, REPLAYED, REFUSED, FAILED;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -54,14 +64,26 @@ public class McpTelemetry {
                 }
             }
         }
+        for (CallerType caller : CallerType.values()) {
+            refusedSessions(caller);
+        }
+    }
+
+    /** Counts a session refused because its principal holds the most it may. */
+    void sessionRefused(CallerType caller) {
+        refusedSessions(caller).increment();
+    }
+
+    private Counter refusedSessions(CallerType caller) {
+        return counters.computeIfAbsent("sessions " + caller, id -> registry.counter(MetricNames.MCP_SESSIONS_REFUSED,
+            MetricNames.CALLER_TYPE, caller.label()));
     }
 
     /** Counts one call and labels the span of its request. */
     void called(String tool, Outcome outcome, CallerType caller) {
         counter(tool, outcome, caller).increment();
-        Span span = Span.current();
-        span.setAttribute(TOOL_ATTRIBUTE, tool);
-        span.setAttribute(SpanAttributes.CALLER_TYPE, caller.label());
+        Span.current().setAttribute(TOOL_ATTRIBUTE, tool);
+        Span.current().setAttribute(SpanAttributes.CALLER_TYPE, caller.label());
     }
 
     private Counter counter(String tool, Outcome outcome, CallerType caller) {
@@ -78,5 +100,19 @@ public class McpTelemetry {
     @Singleton
     MeterFilter boundedToolNames() {
         return MeterFilter.replaceTagValues(EXTENSION_TOOL_TAG, name -> OrderTools.NAMES.contains(name) ? name : OTHER);
+    }
+
+    /** Resource URIs are the client's words (this service has no resources): every one is {@code other}. */
+    @Produces
+    @Singleton
+    MeterFilter boundedResourceUris() {
+        return MeterFilter.replaceTagValues(EXTENSION_RESOURCE_TAG, uri -> OTHER);
+    }
+
+    /** Prompt names are the client's words (this service has no prompts): every one is {@code other}. */
+    @Produces
+    @Singleton
+    MeterFilter boundedPromptNames() {
+        return MeterFilter.replaceTagValues(EXTENSION_PROMPT_TAG, name -> OTHER);
     }
 }

@@ -25,6 +25,7 @@ import io.ghostguard.security.AccessResolver;
 import io.ghostguard.security.CurrentAccess;
 import io.ghostguard.security.Surface;
 import io.ghostguard.telemetry.RequestLabels;
+import io.ghostguard.telemetry.SpanAttributes;
 import io.quarkiverse.mcp.server.MetaKey;
 import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.TextContent;
@@ -173,6 +174,7 @@ public class ToolGate {
                 resolved[0] = access;
                 CurrentAccess.set(access);
                 RequestLabels.remember(access.caller(), "mcp/" + tool);
+                SpanAttributes.caller(access.caller(), access.actor().tenant().value());
                 if (!access.allows(scope)) {
                     return Uni.createFrom().item(error(Refusal.of(ProblemCatalogue.missingScope()), null));
                 }

@@ -35,7 +35,8 @@ final class ToolMeta {
     /** How a result ends, for the tool-call counter. */
     static McpTelemetry.Outcome outcome(ToolResponse response) {
         if (response.isError()) {
-            return McpTelemetry.Outcome.ERROR;
+            return response._meta().get(STATUS) instanceof Integer status && status >= 500
+                ? McpTelemetry.Outcome.FAILED : McpTelemetry.Outcome.REFUSED;
         }
         return Boolean.TRUE.equals(response._meta().get(REPLAYED)) ? McpTelemetry.Outcome.REPLAYED
             : McpTelemetry.Outcome.OK;

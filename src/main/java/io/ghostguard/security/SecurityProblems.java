@@ -5,9 +5,11 @@ import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
+import io.ghostguard.problem.Refusal;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +22,14 @@ import jakarta.enterprise.event.Observes;
  */
 @ApplicationScoped
 public class SecurityProblems {
+
+    /**
+     * Routing-context key of a refusal a permission policy decided itself (its document, status and retry time),
+     * rendered instead of the generic 403.
+     */
+    public static final String REFUSAL = "ghostguard.refusal";
+    /** Routing-context key of the {@code WWW-Authenticate} challenge that goes with such a refusal. */
+    public static final String CHALLENGE = "ghostguard.challenge";
 
     private final ProblemWriter writer;
 
@@ -37,6 +47,14 @@ public class SecurityProblems {
             context.next();
         } else if (failure instanceof AuthenticationFailedException || failure instanceof UnauthorizedException) {
             writer.end(context.response(), unauthorized());
+        } else if (failure instanceof ForbiddenException && context.get(REFUSAL) instanceof Refusal refusal) {
+            if (context.get(CHALLENGE) instanceof String challenge) {
+                context.response().putHeader("WWW-Authenticate", challenge);
+            }
+            if (refusal.retryAfterSeconds() > 0) {
+                context.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
+            }
+            writer.end(context.response(), refusal.problem());
         } else if (failure instanceof ForbiddenException) {
             writer.end(context.response(), Boolean.TRUE.equals(context.get(TenantPolicy.TENANT_MISSING))
                 ? Problem.of(ProblemType.TENANT_MISSING, "The token must carry a tenant claim matching "

@@ -170,7 +170,7 @@ class McpToolsTest {
         assertTrue(text.find("mcp_tool_calls_total", sample -> "check_stock".equals(sample.label("tool"))
             && "ok".equals(sample.label("outcome")) && "mcp".equals(sample.label("caller_type")))
             .orElseThrow().value() >= 1);
-        assertTrue(text.has("mcp_tool_calls_total", "tool", "place_order", "outcome", "error", "caller_type", "agent"),
+        assertTrue(text.has("mcp_tool_calls_total", "tool", "place_order", "outcome", "failed", "caller_type", "agent"),
             "every series exists at zero");
         var toolNames = text.labelValues(name -> name.startsWith("mcp_server_requests"), "tool_name");
         assertTrue(toolNames.contains("check_stock"), "the extension's timers carry the tool: " + toolNames);

@@ -1,0 +1,238 @@
+package io.ghostguard.mcp;
+
+import static io.ghostguard.support.Api.anonymous;
+import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.metrics;
+import static io.ghostguard.support.Api.unique;
+import static io.ghostguard.support.Mcp.call;
+import static io.ghostguard.support.Mcp.client;
+import static io.ghostguard.support.Mcp.problem;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.PrometheusText;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
+import io.quarkiverse.mcp.server.MetaKey;
+import io.quarkiverse.mcp.server.ToolResponse;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.vertx.core.json.JsonObject;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MCP surface as SRE sees and bounds it (SPEC 10): every series labelled with the call's caller type and its
+ * tool, outcomes split into refusals and failures, no client-chosen label values, scoped and bounded sessions.
+ */
+@QuarkusTest
+@TestProfile(McpSurfaceTest.SmallSessions.class)
+@QuarkusTestResource(RedisTestResource.class)
+class McpSurfaceTest {
+
+    /** Three sessions per principal; a reads quota of eight for unclaimed MCP callers; a new-key budget of one. */
+    public static class SmallSessions implements QuarkusTestProfile {
+        static final int SESSIONS = 3;
+        static final int READS = 8;
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> limits = new HashMap<>();
+            limits.put("orders.limits.enabled", "true");
+            for (String caller : List.of("human", "agent", "mcp", "unknown")) {
+                limits.put("orders.limits.reads." + caller + ".quota", "1000");
+                limits.put("orders.limits.writes." + caller + ".quota", "1000");
+                limits.put("orders.limits.new-keys." + caller + ".quota", "1000");
+                limits.put("orders.limits.spend." + caller + ".amount", "100000000");
+            }
+            limits.put("orders.limits.reads.mcp.quota", Integer.toString(READS));
+            limits.put("orders.limits.reads.mcp.window", "PT1H");
+            limits.put("orders.limits.new-keys.mcp.quota", "1");
+            limits.put("orders.limits.new-keys.mcp.window", "PT1H");
+            limits.put("orders.mcp.max-sessions-per-principal", Integer.toString(SESSIONS));
+            return limits;
+        }
+    }
+
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+        + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+    @InjectRedis
+    TestRedis redis;
+
+    private static Response open(String token) {
+        return as(token).contentType("application/json").accept("application/json, text/event-stream")
+            .body(INITIALIZE).post("/mcp");
+    }
+
+    private static void close(String token, String session) {
+        as(token).header(McpSessions.SESSION_HEADER, session).delete("/mcp");
+    }
+
+    private static String human(String subject) {
+        return Tokens.token().subject(subject).callerType("human").sign();
+    }
+
+    private static double value(PrometheusText text, String name, String... labels) {
+        return text.series(name).stream().filter(sample -> sample.has(labels)).mapToDouble(PrometheusText.Sample::value)
+            .sum();
+    }
+
+    private static Map<String, Object> order(String key, String sku) {
+        return Map.of("idempotencyKey", key, "customerId", "c-mcp", "currency", "EUR", "paymentToken", "tok_ok",
+            "items", List.of(Map.of("sku", sku, "quantity", 1)));
+    }
+
+    private static void stock(String sku) {
+        as(human("stock-keeper")).contentType("application/json").header("If-Match", "*")
+            .body(Map.of("available", 100, "unitPrice", 100, "currency", "EUR")).put("/api/v1/inventory/" + sku)
+            .then().statusCode(200);
+    }
+
+    @Test
+    void everySeriesOfAnMcpCallCarriesItsCallerTypeAndTool() {
+        String sku = unique("labels");
+        stock(sku);
+        PrometheusText before = metrics();
+        String unclaimed = Tokens.token().subject(unique("m")).sign();
+        call(client(unclaimed), "place_order", order(unique("key"), sku));
+        call(client(human(unique("h"))), "place_order", order(unique("key"), sku));
+        problem(call(client(unclaimed), "place_order", Map.of("idempotencyKey", unique("key"), "customerId", "c",
+            "currency", "EUR", "paymentToken", "tok_ok", "items", List.of(Map.of("sku", sku, "quantity", "2")))));
+        PrometheusText after = metrics();
+        for (String[] series : List.of(
+            new String[] {"orders_placed_total", "caller_type", "mcp", "result", "created"},
+            new String[] {"orders_placed_total", "caller_type", "human", "result", "created"},
+            new String[] {"idempotency_requests_total", "route", "mcp/place_order", "outcome", "executed",
+                "caller_type", "mcp"},
+            new String[] {"schema_violations_total", "route", "mcp/place_order", "caller_type", "mcp"},
+            new String[] {"mcp_tool_calls_total", "tool", "place_order", "outcome", "ok", "caller_type", "mcp"},
+            new String[] {"mcp_tool_calls_total", "tool", "place_order", "outcome", "ok", "caller_type", "human"})) {
+            String name = series[0];
+            String[] labels = Arrays.copyOfRange(series, 1, series.length);
+            assertTrue(value(after, name, labels) > value(before, name, labels),
+                name + " " + String.join(",", labels) + " rose: " + after.describe(name));
+        }
+    }
+
+    @Test
+    void aRefusalIsRefusedAndAServiceFailureIsFailed() {
+        String sku = unique("outcome");
+        stock(sku);
+        String token = human(unique("h"));
+        PrometheusText before = metrics();
+        Map<String, Object> declined = new HashMap<>(order(unique("key"), sku));
+        declined.put("paymentToken", "tok_declined");
+        assertEquals(402, problem(call(client(token), "place_order", declined)).getInteger("status"));
+        var session = client(token);
+        redis.pause();
+        ToolResponse failed;
+        try {
+            failed = call(session, "place_order", order(unique("key"), sku));
+        } finally {
+            redis.resume();
+        }
+        assertEquals(503, problem(failed).getInteger("status"));
+        PrometheusText after = metrics();
+        for (String outcome : List.of("refused", "failed")) {
+            String[] labels = {"tool", "place_order", "outcome", outcome, "caller_type", "human"};
+            assertEquals(value(before, "mcp_tool_calls_total", labels) + 1, value(after, "mcp_tool_calls_total",
+                labels), outcome);
+        }
+    }
+
+    @Test
+    void aRefusalCarriesItsPolicyAndRetryTimeAndTheNewKeyBudgetIsCounted() {
+        String sku = unique("budget");
+        stock(sku);
+        String token = Tokens.token().subject(unique("m")).sign();
+        PrometheusText before = metrics();
+        var session = client(token);
+        call(session, "place_order", order(unique("key"), sku));
+        ToolResponse over = call(session, "place_order", order(unique("key"), sku));
+        JsonObject refusal = problem(over);
+        assertEquals(429, refusal.getInteger("status"));
+        assertEquals("new-keys", refusal.getString("policy"));
+        assertNotNull(over._meta().get(MetaKey.from("io.ghostguard/retryAfter")), "the retry time");
+        assertNotNull(over._meta().get(MetaKey.from("io.ghostguard/rateLimit")), "the RateLimit state");
+        String[] labels = {"policy", "new-keys", "caller_type", "mcp"};
+        assertEquals(value(before, "rate_limited_total", labels) + 1, value(metrics(), "rate_limited_total", labels));
+    }
+
+    @Test
+    void clientChosenNamesNeverBecomeLabelValues() {
+        String token = human(unique("flood"));
+        String session = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        for (int i = 0; i < 60; i++) {
+            String method = i % 2 == 0 ? "resources/read" : "prompts/get";
+            String params = i % 2 == 0 ? "{\"uri\":\"file:///etc/" + unique("u") + "\"}"
+                : "{\"name\":\"" + unique("p") + "\",\"arguments\":{}}";
+            as(token).contentType("application/json").accept("application/json, text/event-stream")
+                .header(McpSessions.SESSION_HEADER, session)
+                .body("{\"jsonrpc\":\"2.0\",\"id\":" + (i + 2) + ",\"method\":\"" + method + "\",\"params\":" + params
+                    + "}")
+                .post("/mcp");
+        }
+        PrometheusText text = metrics();
+        Set<String> uris = text.labelValues(name -> name.startsWith("mcp_server_requests"), "resource_uri");
+        Set<String> prompts = text.labelValues(name -> name.startsWith("mcp_server_requests"), "prompt_name");
+        assertEquals(Set.of("other"), uris, "every resource URI folded into one value");
+        assertEquals(Set.of("other"), prompts, "every prompt name folded into one value");
+        close(token, session);
+    }
+
+    @Test
+    void aTokenWithoutAnyScopeCannotOpenASession() {
+        open(Tokens.token().subject(unique("none")).scopes().sign()).then().statusCode(403)
+            .header("WWW-Authenticate", containsString("insufficient_scope"))
+            .body("type", endsWith("/forbidden"));
+    }
+
+    @Test
+    void sessionsPerPrincipalAreBoundedAndAClosedOneFreesItsSlot() {
+        String token = human(unique("sessions"));
+        double openBefore = value(metrics(), "mcp_sessions_open");
+        String[] sessions = new String[SmallSessions.SESSIONS];
+        for (int i = 0; i < sessions.length; i++) {
+            sessions[i] = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        }
+        assertEquals(openBefore + SmallSessions.SESSIONS, value(metrics(), "mcp_sessions_open"));
+        open(token).then().statusCode(429).header("Retry-After", notNullValue())
+            .body("policy", equalTo("sessions"));
+        assertTrue(value(metrics(), "mcp_sessions_refused_total", "caller_type", "human") >= 1);
+        close(token, sessions[0]);
+        String again = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        close(token, again);
+        for (int i = 1; i < sessions.length; i++) {
+            close(token, sessions[i]);
+        }
+    }
+
+    @Test
+    void openingASessionCountsAgainstTheReadsRate() {
+        String token = Tokens.token().subject(unique("reader")).sign();
+        for (int i = 0; i < SmallSessions.READS; i++) {
+            close(token, open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER));
+        }
+        open(token).then().statusCode(429).body("policy", equalTo("reads"));
+    }
+
+    @Test
+    void anonymousCallersAreChallenged() {
+        anonymous().contentType("application/json").body(INITIALIZE).post("/mcp").then().statusCode(401);
+    }
+}
