@@ -25,6 +25,7 @@ import io.ghostguard.orders.PlaceOrder;
 import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.orders.Placement;
 import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.Mcp;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
@@ -38,6 +39,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -191,9 +193,39 @@ class IdempotencyFaultTest {
         assertEquals(10, available(sku));
     }
 
+    @Test
+    void failOpenAppliesToTheToolOfTheEndpointToo() {
+        String sku = unique("open-mcp");
+        stock(sku, 10, 100);
+        var client = Mcp.client(Tokens.defaultToken());
+        String id = Mcp.structured(Mcp.call(client, "place_order", Map.of("idempotencyKey", unique("key"),
+            "customerId", "c1", "currency", "EUR", "paymentToken", "tok_ok",
+            "items", List.of(Map.of("sku", sku, "quantity", 1))))).getString("id");
+        double before = failOpenCount("mcp/cancel_order");
+        String[] domainKeys = Stream.of(Keyspace.values()).filter(kind -> kind != Keyspace.IDEMPOTENCY)
+            .map(kind -> "~" + kind.prefix() + ":*").toArray(String[]::new);
+        assertEquals("+OK", redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
+            Stream.of(domainKeys)).toArray(String[]::new)));
+        try {
+            assertEquals("CANCELLED", Mcp.structured(Mcp.call(client, "cancel_order", Map.of("idempotencyKey",
+                unique("key"), "orderId", id))).getString("status"), "cancel-order fails open on MCP as on REST");
+            assertEquals(503, Mcp.problem(Mcp.call(client, "place_order", Map.of("idempotencyKey", unique("key"),
+                "customerId", "c1", "currency", "EUR", "paymentToken", "tok_ok",
+                "items", List.of(Map.of("sku", sku, "quantity", 1))))).getInteger("status"), "place-order does not");
+        } finally {
+            assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "allkeys"));
+        }
+        assertEquals(before + 1, failOpenCount("mcp/cancel_order"));
+        assertEquals(10, available(sku));
+    }
+
     private double failOpenCount() {
+        return failOpenCount("/api/v1/orders/{id}/cancellation");
+    }
+
+    private double failOpenCount(String route) {
         var counter = registry.find(MetricNames.IDEMPOTENCY_REQUESTS).tag("outcome", "fail_open")
-            .tag("route", "/api/v1/orders/{id}/cancellation").counter();
+            .tag("route", route).counter();
         return counter == null ? 0 : counter.count();
     }
 
