@@ -15,8 +15,9 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * What makes two requests "the same": SHA-256 over method, concrete path and the canonical JSON body
- * (object keys sorted at every depth, no insignificant whitespace). An agent that reorders fields or
+ * What makes two requests "the same": SHA-256 over method, canonical path (repeated and trailing slashes
+ * dropped) and the canonical JSON body (object keys sorted at every depth, no insignificant whitespace, a member
+ * whose value is {@code null} the same as its absence). An agent that reorders fields or
  * pretty-prints is recognised; a changed value, array order or number spelling ({@code 1} vs {@code 1.0})
  * is a different request. The body is read as strictly as the request itself: a body with duplicate keys or
  * trailing content is not JSON here either, and is hashed as its raw bytes under another prefix, so it can
@@ -32,6 +33,13 @@ public final class Fingerprint {
     private static final byte[] RAW = "raw\u0000".getBytes(StandardCharsets.UTF_8);
 
     private Fingerprint() {
+    }
+
+    /** The path as the fingerprint takes it: repeated slashes are one, a trailing slash is dropped. */
+    public static String canonicalPath(String path) {
+        String collapsed = path.replaceAll("/{2,}", "/");
+        return collapsed.length() > 1 && collapsed.endsWith("/") ? collapsed.substring(0, collapsed.length() - 1)
+            : collapsed;
     }
 
     /** The fingerprint of one request. */
@@ -72,7 +80,11 @@ public final class Fingerprint {
             Collections.sort(names);
             ObjectNode copy = JSON.createObjectNode();
             for (String name : names) {
-                copy.set(name, sorted(node.get(name)));
+                JsonNode value = node.get(name);
+                // An explicit null says "no value" as the absent member does (SPEC 5): one request, one fingerprint.
+                if (!value.isNull()) {
+                    copy.set(name, sorted(value));
+                }
             }
             return copy;
         }

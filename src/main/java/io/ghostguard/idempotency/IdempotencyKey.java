@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -44,44 +45,81 @@ public final class IdempotencyKey {
         }
     }
 
-    /** Reads the two headers; both present and different is invalid. */
+    /** Reads the two headers given once each (null: absent); either malformed, or both and different: invalid. */
     public static Parsed parse(String header, String alias) {
-        if (header == null && alias == null) {
-            return new Parsed.Missing();
-        }
-        Parsed primary = header == null ? null : parseValue(header);
-        Parsed secondary = alias == null ? null : parseValue(alias);
-        if (primary != null && secondary != null) {
-            if (primary instanceof Parsed.Valid one && secondary instanceof Parsed.Valid two
-                && !one.key().equals(two.key())) {
-                return new Parsed.Invalid(HEADER + " and " + ALIAS + " differ");
-            }
-        }
-        return primary != null ? primary : secondary;
+        return parseHeaders(header == null ? List.of() : List.of(header), alias == null ? List.of() : List.of(alias));
     }
 
-    /** Parses one header value: 1-255 visible ASCII characters, bare or as a quoted string. */
+    /**
+     * Reads every line of the two headers (SPEC 5): none is missing; a header given twice, either value
+     * malformed, or both present with different keys is invalid. A quoted sf-string and its bare form are one key.
+     */
+    public static Parsed parseHeaders(List<String> headers, List<String> aliases) {
+        List<String> primary = headers == null ? List.of() : headers;
+        List<String> secondary = aliases == null ? List.of() : aliases;
+        if (primary.isEmpty() && secondary.isEmpty()) {
+            return new Parsed.Missing();
+        }
+        if (primary.size() > 1 || secondary.size() > 1) {
+            return new Parsed.Invalid("the " + (primary.size() > 1 ? HEADER : ALIAS) + " header is given more than "
+                + "once");
+        }
+        Parsed one = primary.isEmpty() ? null : parseValue(primary.get(0));
+        Parsed two = secondary.isEmpty() ? null : parseValue(secondary.get(0));
+        if (one instanceof Parsed.Invalid) {
+            return one;
+        }
+        if (two instanceof Parsed.Invalid invalid) {
+            return new Parsed.Invalid(ALIAS + ": " + invalid.reason());
+        }
+        if (one != null && two != null && !one.equals(two)) {
+            return new Parsed.Invalid(HEADER + " and " + ALIAS + " differ");
+        }
+        return one != null ? one : two;
+    }
+
+    /**
+     * Parses one header value: 1-255 visible ASCII characters, bare, or as an sf-string (RFC 8941: in double
+     * quotes, with {@code \"} and {@code \\} escapes and spaces allowed). A bare value with a comma is refused: it
+     * is what two key headers joined into one look like.
+     */
     static Parsed parseValue(String raw) {
         String value = raw.strip();
         boolean quoted = value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"");
+        StringBuilder key = new StringBuilder();
         if (quoted) {
-            value = value.substring(1, value.length() - 1);
-        }
-        if (value.isEmpty()) {
-            return new Parsed.Invalid("key is empty");
-        }
-        if (value.length() > MAX_LENGTH) {
-            return new Parsed.Invalid("key is longer than " + MAX_LENGTH + " characters");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            boolean visible = c >= 0x21 && c <= 0x7E;
-            boolean quotedSpace = quoted && c == ' ';
-            if (!(visible || quotedSpace) || (quoted && (c == '"' || c == '\\'))) {
-                return new Parsed.Invalid("key must be visible ASCII characters");
+            for (int i = 1; i < value.length() - 1; i++) {
+                char c = value.charAt(i);
+                if (c == '\\') {
+                    if (i + 1 >= value.length() - 1 || (value.charAt(i + 1) != '"' && value.charAt(i + 1) != '\\')) {
+                        return new Parsed.Invalid("key has a bad escape in its quoted form");
+                    }
+                    key.append(value.charAt(++i));
+                } else if (c == '"' || c < 0x20 || c > 0x7E) {
+                    return new Parsed.Invalid("key must be visible ASCII characters");
+                } else {
+                    key.append(c);
+                }
+            }
+        } else {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c < 0x21 || c > 0x7E) {
+                    return new Parsed.Invalid("key must be visible ASCII characters");
+                }
+                if (c == ',') {
+                    return new Parsed.Invalid("key has a comma (send one key, in one header)");
+                }
+                key.append(c);
             }
         }
-        return new Parsed.Valid(value);
+        if (key.length() == 0) {
+            return new Parsed.Invalid("key is empty");
+        }
+        if (key.length() > MAX_LENGTH) {
+            return new Parsed.Invalid("key is longer than " + MAX_LENGTH + " characters");
+        }
+        return new Parsed.Valid(key.toString());
     }
 
     /**

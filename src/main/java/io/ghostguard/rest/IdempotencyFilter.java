@@ -57,13 +57,14 @@ public class IdempotencyFilter {
             return Uni.createFrom().nullItem();
         }
         EndpointPolicy endpoint = policy.get();
-        IdempotencyKey.Parsed parsed = IdempotencyKey.parse(request.getHeaderString(IdempotencyKey.HEADER),
-            request.getHeaderString(IdempotencyKey.ALIAS));
+        IdempotencyKey.Parsed parsed = IdempotencyKey.parseHeaders(request.getHeaders().get(IdempotencyKey.HEADER),
+            request.getHeaders().get(IdempotencyKey.ALIAS));
         if (!(parsed instanceof IdempotencyKey.Parsed.Valid valid)) {
             return Uni.createFrom().item(RestAnswers.refusal(guard.refuseKey(endpoint, parsed)));
         }
         byte[] body = endpoint.readsBody() ? bufferBody(request) : new byte[0];
-        String fingerprint = Fingerprint.of(request.getMethod(), request.getUriInfo().getPath(), body);
+        String fingerprint = Fingerprint.of(request.getMethod(), Fingerprint.canonicalPath(
+            request.getUriInfo().getPath()), body);
         return guard.admit(access.get(), new IdempotencyGuard.GuardedCall(endpoint, request.getMethod(), valid.key(),
                 fingerprint))
             .map(decision -> {

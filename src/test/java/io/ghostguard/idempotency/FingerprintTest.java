@@ -1,5 +1,6 @@
 package io.ghostguard.idempotency;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -21,7 +22,7 @@ class FingerprintTest {
 
     @Test
     void canonicalFormSortsNestedKeys() {
-        assertArrayEquals("json\u0000{\"a\":[{\"c\":1,\"d\":2}],\"b\":null}".getBytes(StandardCharsets.UTF_8),
+        assertArrayEquals("json\u0000{\"a\":[{\"c\":1,\"d\":2}]}".getBytes(StandardCharsets.UTF_8),
             Fingerprint.canonical("{\"b\":null,\"a\":[{\"d\":2,\"c\":1}]}".getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -31,6 +32,21 @@ class FingerprintTest {
         assertNotEquals(of("{\"a\":[1,2]}"), of("{\"a\":[2,1]}"));
         assertNotEquals(of("{\"a\":1}"), of("{\"a\":1.0}"));
         assertNotEquals(of("{\"a\":\"1\"}"), of("{\"a\":1}"));
+    }
+
+    @Test
+    void anExplicitNullIsTheAbsentMember() {
+        assertEquals(Fingerprint.of("POST", "/o", "{\"a\":1,\"b\":null,\"c\":{\"d\":null}}".getBytes(UTF_8)),
+            Fingerprint.of("POST", "/o", "{\"c\":{},\"a\":1}".getBytes(UTF_8)));
+        assertNotEquals(Fingerprint.of("POST", "/o", "{\"a\":[null]}".getBytes(UTF_8)),
+            Fingerprint.of("POST", "/o", "{\"a\":[]}".getBytes(UTF_8)), "an array element is a value");
+    }
+
+    @Test
+    void repeatedAndTrailingSlashesAreOneRoute() {
+        assertEquals("/api/v1/orders", Fingerprint.canonicalPath("/api/v1/orders/"));
+        assertEquals("/api/v1/orders", Fingerprint.canonicalPath("//api//v1/orders"));
+        assertEquals("/", Fingerprint.canonicalPath("/"));
     }
 
     @Test

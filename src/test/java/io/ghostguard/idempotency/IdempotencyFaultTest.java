@@ -49,6 +49,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RedisTestResource.class)
 class IdempotencyFaultTest {
 
+    /** The longest any single store call may take in a test before it fails instead of hanging the build. */
+    private static final Duration AWAIT = Duration.ofSeconds(10);
+
     private static final String ORDERS = "/api/v1/orders";
 
     @InjectRedis
@@ -69,25 +72,25 @@ class IdempotencyFaultTest {
         Duration shortLease = Duration.ofMillis(150);
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
-        assertTrue(store.claim(key, claimA, shortLease, null, null).await().indefinitely().held().isEmpty());
+        assertTrue(store.claim(key, claimA, shortLease, null, null).await().atMost(AWAIT).held().isEmpty());
         Thread.sleep(shortLease.toMillis() + 100);
-        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null, null).await().indefinitely().held().isEmpty(),
+        assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null, null).await().atMost(AWAIT).held().isEmpty(),
             "after the lease another request may claim");
 
         IdempotencyRecord stale = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"stale\":true}");
-        assertFalse(store.commit(key, claimA, stale, Duration.ofMinutes(1)).await().indefinitely());
-        assertFalse(store.release(key, claimA).await().indefinitely());
+        assertFalse(store.commit(key, claimA, stale, Duration.ofMinutes(1)).await().atMost(AWAIT));
+        assertFalse(store.release(key, claimA).await().atMost(AWAIT));
         Optional<IdempotencyRecord> held = store.claim(key, IdempotencyRecord.pending("owner-c", "fp"),
                 Duration.ofSeconds(30), null, null)
-            .await().indefinitely().held();
+            .await().atMost(AWAIT).held();
         assertEquals("owner-b", held.orElseThrow().owner());
 
         IdempotencyRecord fresh = IdempotencyRecord.done("fp", 201, "application/json", null, "{\"fresh\":true}");
-        assertTrue(store.commit(key, claimB, fresh, Duration.ofMinutes(1)).await().indefinitely());
-        assertFalse(store.release(key, claimB).await().indefinitely(), "a stored response is not released");
+        assertTrue(store.commit(key, claimB, fresh, Duration.ofMinutes(1)).await().atMost(AWAIT));
+        assertFalse(store.release(key, claimB).await().atMost(AWAIT), "a stored response is not released");
         assertEquals("{\"fresh\":true}", store.claim(key, IdempotencyRecord.pending("owner-d", "fp"),
                 Duration.ofSeconds(30), null, null)
-            .await().indefinitely().held().orElseThrow().body());
+            .await().atMost(AWAIT).held().orElseThrow().body());
     }
 
     @Test
@@ -105,7 +108,7 @@ class IdempotencyFaultTest {
         String storageKey = "idem:{t:default}:" + hash;
         assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
                 Duration.ofMillis(300), null, null)
-            .await().indefinitely().held().isEmpty());
+            .await().atMost(AWAIT).held().isEmpty());
 
         // The agent retries after the lease: it executes again, and the natural key returns the same order.
         awaitExpiry(storageKey);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.idempotency.IdempotencyKey.Parsed;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,27 @@ class IdempotencyKeyTest {
     void bothHeadersMustAgree() {
         assertEquals(new Parsed.Valid("k1"), IdempotencyKey.parse("k1", "\"k1\""));
         assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("k1", "k2"));
+    }
+
+    @Test
+    void aMalformedAliasBesideAValidKeyIsInvalid() {
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("k1", "bad key"));
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("", "k1"));
+    }
+
+    @Test
+    void aRepeatedHeaderIsInvalidEvenWithTheSameValue() {
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parseHeaders(List.of("a", "b"), List.of()));
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parseHeaders(List.of("a", "a"), List.of()));
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parseHeaders(List.of(), List.of("a", "a")));
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("a,b", null), "two keys joined into one line");
+    }
+
+    @Test
+    void theQuotedFormUnescapesAndMayHoldSpacesAndCommas() {
+        assertEquals(new Parsed.Valid("a \"b\" c,d\\"), IdempotencyKey.parse("\"a \\\"b\\\" c,d\\\\\"", null));
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("\"a\\x\"", null), "unknown escape");
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("\"a\"b\"", null), "bare quote inside");
     }
 
     @Test

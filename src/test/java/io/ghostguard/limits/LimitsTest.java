@@ -13,7 +13,6 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
@@ -66,6 +65,12 @@ class LimitsTest {
     @InjectRedis
     TestRedis redis;
 
+    /** The sum of a counter's samples with these labels, now. */
+    private static double count(String name, String... labels) {
+        return metrics().series(name).stream().filter(sample -> sample.has(labels))
+            .mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
     private static RequestSpecification post(String token, String key, String body) {
         return as(token).contentType("application/json").header("Idempotency-Key", key).body(body);
     }
@@ -77,6 +82,7 @@ class LimitsTest {
         String agent = Tokens.token().subject(unique("agent")).callerType("agent").sign();
         String human = Tokens.token().subject(unique("human")).callerType("human").sign();
         String body = OrderRequest.order().line(sku, 1).json();
+        double limitedBefore = count("rate_limited_total", "policy", "writes", "caller_type", "agent");
 
         List<Response> burst = concurrently(40, () -> post(agent, unique("k"), body).post("/api/v1/orders"));
         List<Response> placed = burst.stream().filter(r -> r.statusCode() == 201).toList();
@@ -96,7 +102,8 @@ class LimitsTest {
         for (int i = 0; i < 5; i++) {
             post(human, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
         }
-        assertTrue(metrics().has("rate_limited_total", "policy", "writes", "caller_type", "agent"));
+        assertEquals(limitedBefore + limited.size(), count("rate_limited_total", "policy", "writes", "caller_type",
+            "agent"), "every refusal counted once");
     }
 
     @Test
@@ -133,13 +140,15 @@ class LimitsTest {
         assertEquals(1000, available(sku), "nothing charged, nothing reserved");
 
         String one = OrderRequest.order().line(sku, 1).json();
+        double cappedBefore = count("spend_capped_total", "caller_type", "human");
         List<Response> storm = concurrently(50, () -> post(human, unique("k"), one).post("/api/v1/orders"));
         long placed = storm.stream().filter(r -> r.statusCode() == 201).count();
         long capped = storm.stream().filter(r -> r.statusCode() == 429).count();
         assertEquals(SmallLimits.HUMAN_SPEND / 100, placed, "the cap buys exactly this many orders");
         assertEquals(50 - placed, capped);
         assertEquals(1000 - placed, available(sku), "charged at most the cap, never more");
-        assertTrue(metrics().has("spend_capped_total", "caller_type", "human"));
+        assertEquals(cappedBefore + capped, count("spend_capped_total", "caller_type", "human"),
+            "every capped order counted once");
 
         // Over the cap, the refusal is not stored: the key is released, and the same request goes through once
         // the window ends (here: its counter expires).

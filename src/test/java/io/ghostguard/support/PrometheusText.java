@@ -44,7 +44,10 @@ public final class PrometheusText {
     /** Parses an exposition; comments and blank lines are skipped. */
     public static PrometheusText parse(String text) {
         List<Sample> samples = new ArrayList<>();
-        text.lines().filter(line -> !line.isBlank() && !line.startsWith("#")).forEach(line -> {
+        text.lines().filter(line -> !line.isBlank() && !line.startsWith("#")).forEach(whole -> {
+            // An OpenMetrics exemplar ("... 3.0 # {trace_id=...} 1.0") is not part of the sample.
+            int exemplar = whole.indexOf(" # {");
+            String line = exemplar > 0 ? whole.substring(0, exemplar) : whole;
             Matcher matcher = SAMPLE.matcher(line);
             if (!matcher.matches()) {
                 throw new IllegalArgumentException("not a Prometheus sample: " + line);
