@@ -78,7 +78,7 @@ stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 idle_rss() { sleep 5; rss_mib "$1"; }
 
 seed() { # base-url sku
-  curl -sf -X PUT "$1/api/v1/inventory/$2" -H 'Content-Type: application/json' -H "$AUTH" -H 'If-Match: *' \
+  curl -sf -X PUT "$1/api/v1/inventory/$2" -H 'Content-Type: application/json' -H "$AUTH" \
     -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
 }
 

@@ -51,7 +51,7 @@ stop_app() { kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; }
 
 seed() {
   curl -sf -X PUT "http://127.0.0.1:$APP_PORT/api/v1/inventory/$1" -H 'Content-Type: application/json' \
-    -H "$AUTH" -H 'If-Match: *' \
+    -H "$AUTH" \
     -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
 }
 

@@ -32,7 +32,7 @@ APP=$!
 pids+=("$APP")
 wait_http http://127.0.0.1:19421/q/health/ready "$started" >/dev/null
 curl -sf -X PUT http://127.0.0.1:18421/api/v1/inventory/bench -H 'Content-Type: application/json' -H "$AUTH" \
-  -H 'If-Match: *' -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
+  -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
 wrk -t2 -c$CONNECTIONS -d20s -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench warm >/dev/null
 jcmd "$APP" JFR.start name=bench settings=profile filename="$(pwd)/$OUT/orders.jfr" >/dev/null
 run_wrk profiled "$SECONDS_RECORDED" -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench profiled

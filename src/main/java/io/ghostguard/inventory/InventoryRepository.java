@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Stock records as Redis hashes ({@link Keyspace#INVENTORY}) with fields available, unitPrice, currency and
@@ -41,10 +42,9 @@ public class InventoryRepository {
 
     /** Replaces quantity, price and currency of one SKU when the precondition holds; returns the stored record. */
     public Uni<StockItem> setStock(TenantId tenant, StockItem item, StockPrecondition precondition) {
-        String expected = precondition.anyExisting() ? "*"
-            : precondition.version() == null ? "" : Long.toString(precondition.version());
-        List<String> args = List.of(expected, Long.toString(item.available()), Long.toString(item.unitPrice()),
-            item.currency());
+        List<String> args = List.of(condition(precondition.ifMatchAny(), precondition.ifMatch()),
+            Long.toString(item.available()), Long.toString(item.unitPrice()), item.currency(),
+            condition(precondition.ifNoneMatchAny(), precondition.ifNoneMatch()));
         return calls.guard("inventory-write", SET.run(redis, List.of(tenant.key(Keyspace.INVENTORY, item.sku())), args))
             .map(reply -> switch (reply.get(0)) {
                 case "ok" -> new StockItem(item.sku(), item.available(), item.unitPrice(), item.currency(),
@@ -52,6 +52,19 @@ public class InventoryRepository {
                 case "precondition-required" -> throw new PreconditionRequiredException(item.sku());
                 default -> throw new StaleVersionException(item.sku());
             });
+    }
+
+    /** A condition as the script takes it: '' absent, '*' any, else ',' + the versions + ','. */
+    private static String condition(boolean any, Set<Long> versions) {
+        if (any) {
+            return "*";
+        }
+        if (versions == null) {
+            return "";
+        }
+        StringBuilder list = new StringBuilder(",");
+        versions.forEach(version -> list.append(version).append(','));
+        return list.toString();
     }
 
     /** Changes the available quantity by {@code delta}, never below zero; returns the stored record. */

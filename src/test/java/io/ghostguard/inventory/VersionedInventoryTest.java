@@ -53,6 +53,32 @@ class VersionedInventoryTest {
     }
 
     @Test
+    void ifMatchOnAMissingRecordFailsAndATagListMatchesAnyOfItsStrongTags() {
+        String sku = unique("rfc9110");
+        put().header("If-Match", "*").body(stock(3)).put(INVENTORY + sku).then().statusCode(412)
+            .body("type", endsWith("/precondition-failed"));
+        put().header("If-Match", "\"1\"").body(stock(3)).put(INVENTORY + sku).then().statusCode(412);
+        given().get(INVENTORY + sku).then().statusCode(404);
+        put().body(stock(3)).put(INVENTORY + sku).then().statusCode(200).header("ETag", equalTo("\"1\""));
+        put().header("If-Match", "\"7\", \"1\"").body(stock(4)).put(INVENTORY + sku).then().statusCode(200)
+            .header("ETag", equalTo("\"2\""));
+        put().header("If-Match", "W/\"2\", \"9\"").body(stock(5)).put(INVENTORY + sku).then().statusCode(412);
+        put().header("If-Match", "\"2\" junk").body(stock(5)).put(INVENTORY + sku).then().statusCode(412);
+        assertEquals(4, available(sku), "refused writes change nothing");
+    }
+
+    @Test
+    void ifNoneMatchStarCreatesOnlyAndAWeakTagMatchesForIt() {
+        String sku = unique("create-only");
+        put().header("If-None-Match", "*").body(stock(3)).put(INVENTORY + sku).then().statusCode(200);
+        put().header("If-None-Match", "*").body(stock(4)).put(INVENTORY + sku).then().statusCode(412)
+            .body("type", endsWith("/precondition-failed"));
+        put().header("If-Match", "*").header("If-None-Match", "W/\"1\"").body(stock(4)).put(INVENTORY + sku)
+            .then().statusCode(412);
+        assertEquals(3, available(sku));
+    }
+
+    @Test
     void replacingExistingStockNeedsIfMatch() {
         String sku = unique("cond");
         put().body(stock(3)).put(INVENTORY + sku).then().statusCode(200);

@@ -1,5 +1,7 @@
 package io.ghostguard.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -80,12 +82,19 @@ public final class Api {
         return responses;
     }
 
-    /** Sets stock and price of a SKU in EUR, whatever was there (If-Match: *). */
+    /**
+     * Sets stock and price of a SKU in EUR, whatever was there: created without a precondition, or replaced with
+     * {@code If-Match: *} when a record exists (428).
+     */
     public static void stock(String sku, long available, long unitPrice) {
-        given().contentType(ContentType.JSON).header("If-Match", "*")
-            .body(Map.of("available", available, "unitPrice", unitPrice, "currency", "EUR"))
-            .put("/api/v1/inventory/" + sku)
-            .then().statusCode(200);
+        Map<String, Object> body = Map.of("available", available, "unitPrice", unitPrice, "currency", "EUR");
+        int created = given().contentType(ContentType.JSON).body(body).put("/api/v1/inventory/" + sku).statusCode();
+        if (created == 428) {
+            given().contentType(ContentType.JSON).header("If-Match", "*").body(body).put("/api/v1/inventory/" + sku)
+                .then().statusCode(200);
+        } else {
+            assertEquals(200, created, "stock of " + sku);
+        }
     }
 
     /** The service's metrics, parsed. */

@@ -70,16 +70,13 @@ public final class PackagedService implements AutoCloseable {
         return uri;
     }
 
-    /** Sends one request with a bearer token; PUT carries {@code If-Match: *}, a non-null key Idempotency-Key. */
+    /** Sends one request with a bearer token; a non-null key becomes its Idempotency-Key. */
     public CompletableFuture<HttpResponse<String>> send(String method, String path, String token, String body,
                                                        String key) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri.resolve(path))
             .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
             .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
             .timeout(Duration.ofSeconds(30));
-        if ("PUT".equals(method)) {
-            request.header("If-Match", "*");
-        }
         if (key != null) {
             request.header("Idempotency-Key", key);
         }

@@ -26,6 +26,9 @@ import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -45,6 +48,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class InventoryResource {
 
     private final InventoryService inventory;
+    /** One entity tag of a list, with its separator: {@code W/"1", } or {@code "2"}. */
+    private static final java.util.regex.Pattern ENTITY_TAG = java.util.regex.Pattern.compile(
+        "\\s*(W/)?\"([\\x21\\x23-\\x7E]*)\"\\s*(?:,|$)");
+
     private final IdentityResolver identities;
 
     public InventoryResource(InventoryService inventory, IdentityResolver identities) {
@@ -94,8 +101,11 @@ public class InventoryResource {
         @Parameter(description = "ETag of the caller's last read, or * to replace any existing record",
             schema = @Schema(type = SchemaType.STRING, maxLength = 100))
         @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+        @Parameter(description = "* to create the record only if it does not exist yet, or ETags it must not have",
+            schema = @Schema(type = SchemaType.STRING, maxLength = 100))
+        @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
         @Valid @NotNull SetStockRequest request) {
-        StockPrecondition precondition = precondition(ifMatch);
+        StockPrecondition precondition = precondition(ifMatch, ifNoneMatch);
         return identities.current()
             .flatMap(actor -> inventory.setStock(actor.tenant(),
                 new StockItem(sku, request.available(), request.unitPrice(), request.currency(), 0), precondition))
@@ -128,23 +138,32 @@ public class InventoryResource {
             .map(InventoryResource::tagged);
     }
 
-    /** Reads If-Match: absent, {@code *}, or one strong ETag; a weak or malformed tag can never match. */
-    static StockPrecondition precondition(String ifMatch) {
-        if (ifMatch == null || ifMatch.isBlank()) {
-            return StockPrecondition.NONE;
-        }
-        String value = ifMatch.strip();
-        if ("*".equals(value)) {
-            return StockPrecondition.ANY;
-        }
-        if (value.length() > 2 && value.startsWith("\"") && value.endsWith("\"")) {
-            try {
-                return StockPrecondition.version(Long.parseLong(value.substring(1, value.length() - 1)));
-            } catch (NumberFormatException notOurs) {
-                return StockPrecondition.version(-1);
+    /**
+     * Reads If-Match and If-None-Match (RFC 9110): absent, {@code *}, or a list of entity tags. If-Match compares
+     * strongly, so a weak tag ({@code W/"3"}) never matches; If-None-Match compares weakly. A malformed list
+     * matches nothing.
+     */
+    static StockPrecondition precondition(String ifMatch, String ifNoneMatch) {
+        boolean matchAny = ifMatch != null && "*".equals(ifMatch.strip());
+        boolean noneMatchAny = ifNoneMatch != null && "*".equals(ifNoneMatch.strip());
+        return new StockPrecondition(ifMatch == null || ifMatch.isBlank() || matchAny ? null : versions(ifMatch, true),
+            matchAny, ifNoneMatch == null || ifNoneMatch.isBlank() || noneMatchAny ? null
+                : versions(ifNoneMatch, false), noneMatchAny);
+    }
+
+    /** The versions an entity-tag list names; weak tags only when {@code strong} is false. */
+    private static Set<Long> versions(String list, boolean strong) {
+        Set<Long> versions = new HashSet<>();
+        Matcher tag = ENTITY_TAG.matcher(list);
+        int end = 0;
+        while (tag.find() && tag.start() == end) {
+            end = tag.end();
+            boolean weak = tag.group(1) != null;
+            if ((!weak || !strong) && tag.group(2).matches("[0-9]{1,18}")) {
+                versions.add(Long.parseLong(tag.group(2)));
             }
         }
-        return StockPrecondition.version(-1);
+        return end == list.length() ? versions : Set.of();
     }
 
     private static Response tagged(StockItem item) {
