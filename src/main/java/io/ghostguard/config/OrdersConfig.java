@@ -2,14 +2,21 @@ package io.ghostguard.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /** All settings of the order service under the {@code orders.} prefix. */
 @ConfigMapping(prefix = "orders")
 public interface OrdersConfig {
+
+    /** The message of a setting that would switch its limit off (SPEC 9): the service refuses to start. */
+    String POSITIVE = "must be positive (zero or less would switch it off)";
 
     /** Redis access settings shared by every repository and store. */
     RedisConfig redis();
@@ -30,10 +37,11 @@ public interface OrdersConfig {
     LimitsConfig limits();
 
     /**
-     * How long an order, its ledger, its index entries and its natural keys are kept after placement; zero keeps
-     * them for ever (for deployments that archive and delete orders themselves). Default 90 days.
+     * How long an order, its ledger, its index entries and its natural keys are kept after placement; must be
+     * positive (a deployment that archives orders itself sets a long one). Default 90 days.
      */
     @WithDefault("P90D")
+    @DurationMin(nanos = 1, message = POSITIVE)
     Duration orderRetention();
 
     /** The MCP tool surface. */
@@ -68,6 +76,7 @@ public interface OrdersConfig {
         Map<String, Rate> writes();
 
         /** Fresh idempotency keys a principal may open per window, by caller type. */
+        @WithName("new-keys")
         Map<String, Rate> newKeys();
 
         /** Money a principal may spend per currency and window, by caller type. */
@@ -76,20 +85,24 @@ public interface OrdersConfig {
 
     /** A quota of events per window; the burst is the quota. */
     interface Rate {
-        /** Events allowed per window. */
+        /** Events allowed per window; positive. */
+        @Positive(message = POSITIVE)
         long quota();
 
-        /** The window. */
+        /** The window; positive. */
+        @DurationMin(nanos = 1, message = POSITIVE)
         Duration window();
     }
 
     /** A spend cap in minor units per currency and window. */
     interface Spend {
-        /** Amount allowed per window, in the currency's minor unit. */
+        /** Amount allowed per window, in the currency's minor unit; positive. */
+        @Positive(message = POSITIVE)
         long amount();
 
-        /** The window; default one day. */
+        /** The window; positive; default one day. */
         @WithDefault("P1D")
+        @DurationMin(nanos = 1, message = POSITIVE)
         Duration window();
     }
 
@@ -126,14 +139,17 @@ public interface OrdersConfig {
     interface RedisConfig {
         /** Longest time one Redis command may take before the call fails; default 1 s. */
         @WithDefault("PT1S")
+        @DurationMin(nanos = 1, message = POSITIVE)
         Duration commandTimeout();
 
         /** Replicas that must acknowledge a placed order before 201 is answered (WAIT); default 0 (off). */
         @WithDefault("0")
+        @PositiveOrZero(message = "must be zero or more")
         int minReplicaAcks();
 
         /** How long WAIT may block for those acknowledgements; default 500 ms. */
         @WithDefault("PT0.5S")
+        @DurationMin(nanos = 1, message = POSITIVE)
         Duration replicaAckTimeout();
     }
 
@@ -141,10 +157,12 @@ public interface OrdersConfig {
     interface PagingConfig {
         /** Page size when the caller gives no {@code limit}; default 20. */
         @WithDefault("20")
+        @Positive(message = POSITIVE)
         int defaultLimit();
 
         /** Largest {@code limit} a caller may ask for; default 100. */
         @WithDefault("100")
+        @Positive(message = POSITIVE)
         int maxLimit();
     }
 
@@ -160,14 +178,17 @@ public interface OrdersConfig {
     interface IdempotencyConfig {
         /** How long a final response is kept for replay; default 10 minutes. */
         @WithDefault("PT10M")
+        @DurationMin(nanos = 1, message = POSITIVE)
         Duration retention();
 
         /** How long a claim protects an execution before another request may take over; default 30 s. */
         @WithDefault("PT30S")
+        @DurationMin(nanos = 1, message = POSITIVE)
         Duration lease();
 
-        /** How long a duplicate waits for the first request's result before 409; default 2 s. */
+        /** How long a duplicate waits for the first request's result before 409 (zero: no wait); default 2 s. */
         @WithDefault("PT2S")
+        @DurationMin(nanos = 0, message = "must be zero or more")
         Duration inFlightWait();
 
         /** Behaviour when Redis is unavailable: {@code fail-closed} (default) or {@code fail-open}. */
@@ -183,14 +204,14 @@ public interface OrdersConfig {
         /** Whether the endpoint requires and enforces Idempotency-Key; default true. */
         Optional<Boolean> enabled();
 
-        /** Retention of stored responses for this endpoint. */
-        Optional<Duration> retention();
+        /** Retention of stored responses for this endpoint; positive. */
+        Optional<@DurationMin(nanos = 1, message = POSITIVE) Duration> retention();
 
-        /** Claim lease for this endpoint. */
-        Optional<Duration> lease();
+        /** Claim lease for this endpoint; positive. */
+        Optional<@DurationMin(nanos = 1, message = POSITIVE) Duration> lease();
 
-        /** In-flight wait for this endpoint. */
-        Optional<Duration> inFlightWait();
+        /** In-flight wait for this endpoint; zero or more. */
+        Optional<@DurationMin(nanos = 0, message = "must be zero or more") Duration> inFlightWait();
 
         /** Store failure behaviour for this endpoint. */
         Optional<StoreFailureMode> onStoreFailure();

@@ -7,10 +7,13 @@ import io.ghostguard.support.Tokens;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The packaged application in the prod profile refuses to start when it could not tell who may call, and
@@ -21,8 +24,16 @@ class StartupRefusalIT {
     private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
 
     private static String refusedStart(Map<String, String> environment) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-jar", JAR.toString())).redirectErrorStream(true);
+        return refusedStart(environment, List.of());
+    }
+
+    private static String refusedStart(Map<String, String> environment, List<String> properties)
+        throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString()));
+        command.addAll(properties);
+        command.addAll(List.of("-jar", JAR.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("QUARKUS_REDIS_HOSTS", "redis://127.0.0.1:1");
         builder.environment().put("QUARKUS_HTTP_PORT", "0");
         builder.environment().put("QUARKUS_MANAGEMENT_PORT", "0");
@@ -48,5 +59,19 @@ class StartupRefusalIT {
     void aPublicKeyWithoutAnIssuer() throws Exception {
         String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey()));
         assertTrue(output.contains("QUARKUS_OIDC_TOKEN_ISSUER"), output);
+    }
+
+    /** Every setting that would switch a limit or a retention off stops the start, each named on its own line. */
+    @ParameterizedTest
+    @ValueSource(strings = {"orders.limits.spend.agent.window=PT0S", "orders.limits.writes.unknown.quota=0",
+        "orders.limits.spend.human.amount=-1", "orders.idempotency.lease=PT0S", "orders.idempotency.retention=-PT1S",
+        "orders.order-retention=PT0S", "orders.limits.new-keys.mcp.window=PT0S",
+        "orders.idempotency.endpoints.place-order.lease=PT0S"})
+    void aSettingThatWouldSwitchALimitOffStopsTheStart(String setting) throws Exception {
+        String property = setting.substring(0, setting.indexOf('='));
+        String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(),
+            "QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER), List.of("-D" + setting));
+        assertTrue(output.lines().anyMatch(line -> line.contains(property) && line.contains("must be positive")),
+            property + " named on one line: " + output);
     }
 }
