@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -164,6 +165,12 @@ public interface OrdersConfig {
         @WithDefault("100")
         @Positive(message = POSITIVE)
         int maxLimit();
+
+        /**
+         * The secret that signs list cursors (HMAC-SHA256), the same on every instance; at least 32 characters.
+         * Unset: each instance signs with a random key of its own (a cursor from another instance is refused).
+         */
+        Optional<@Size(min = 32, message = "must be at least 32 characters") String> cursorKey();
     }
 
     /** What happens when the idempotency store cannot be reached. */

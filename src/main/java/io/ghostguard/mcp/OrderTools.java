@@ -8,7 +8,7 @@ import io.ghostguard.limits.RateLimiter;
 import io.ghostguard.orders.OrderPlacement;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrderCommand;
-import io.ghostguard.orders.api.Cursor;
+import io.ghostguard.orders.api.Cursors;
 import io.ghostguard.orders.api.OrderResponse;
 import io.ghostguard.orders.api.PlaceOrderRequest;
 import io.ghostguard.security.Scopes;
@@ -42,9 +42,11 @@ public class OrderTools {
     private final OrderPlacement placement;
     private final InventoryService inventory;
     private final RateLimiter limiter;
+    private final Cursors cursors;
 
     public OrderTools(ToolGate gate, OrdersConfig config, OrderService orders, OrderPlacement placement,
-                      InventoryService inventory, RateLimiter limiter) {
+                      InventoryService inventory, RateLimiter limiter, Cursors cursors) {
+        this.cursors = cursors;
         this.gate = gate;
         this.config = config;
         this.orders = orders;
@@ -93,11 +95,11 @@ public class OrderTools {
         outputSchema = @Tool.OutputSchema(from = PageResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> listOrders(RawMessage message) {
         return gate.read(LIST, Scopes.ORDERS_READ, message, ToolArguments.OrderList.class, (access, list) -> {
-            Long before = Cursor.before(list.cursor());
+            Long before = cursors.before(access.actor().tenant(), list.customerId(), list.cursor());
             int size = list.limit() == null ? config.paging().defaultLimit() : list.limit();
             return orders.list(access.actor().tenant(), list.customerId(), before, size)
                 .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
-                    Cursor.encode(page.nextCursor())));
+                    cursors.encode(access.actor().tenant(), list.customerId(), page.nextCursor())));
         });
     }
 

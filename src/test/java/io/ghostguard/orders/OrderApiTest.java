@@ -1,5 +1,6 @@
 package io.ghostguard.orders;
 
+import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.concurrently;
 import static io.ghostguard.support.Api.json;
@@ -20,10 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -221,6 +225,33 @@ class OrderApiTest {
     void forgedCursorIsRejected() {
         given().queryParam("cursor", "bm90LW91cnM").get("/api/v1/orders").then().statusCode(400)
             .body("violations[0].field", equalTo("cursor"));
+        // The old unsigned form, re-encoded by a client at another position.
+        given().queryParam("cursor", Base64.getUrlEncoder().withoutPadding().encodeToString("o:1".getBytes(
+            StandardCharsets.US_ASCII))).get("/api/v1/orders").then().statusCode(400);
+    }
+
+    @Test
+    void aCursorCannotBeAlteredOrTakenToAnotherQueryOrTenant() {
+        String sku = unique("cursor");
+        stock(sku, 10, 100);
+        String customer = unique("c");
+        for (int i = 0; i < 3; i++) {
+            place(customer, sku, 1).then().statusCode(201);
+        }
+        String cursor = given().queryParam("customerId", customer).queryParam("limit", 1).get("/api/v1/orders").then()
+            .statusCode(200).extract().jsonPath().getString("nextCursor");
+        given().queryParam("customerId", customer).queryParam("cursor", cursor).get("/api/v1/orders").then()
+            .statusCode(200);
+        byte[] bytes = Base64.getUrlDecoder().decode(cursor);
+        bytes[7] ^= 1;
+        String altered = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        given().queryParam("customerId", customer).queryParam("cursor", altered).get("/api/v1/orders").then()
+            .statusCode(400).body("violations[0].field", equalTo("cursor"));
+        given().queryParam("customerId", unique("other")).queryParam("cursor", cursor).get("/api/v1/orders").then()
+            .statusCode(400);
+        given().queryParam("cursor", cursor).get("/api/v1/orders").then().statusCode(400);
+        as(Tokens.token().tenant("another-tenant").sign()).queryParam("customerId", customer)
+            .queryParam("cursor", cursor).get("/api/v1/orders").then().statusCode(400);
     }
 
     @Test

@@ -60,9 +60,11 @@ public class OrderResource {
     private final OrdersConfig config;
     private final Links links;
     private final RateLimiter limiter;
+    private final Cursors cursors;
 
     public OrderResource(OrderService orders, OrderPlacement placement, IdentityResolver identities,
-                         OrdersConfig config, Links links, RateLimiter limiter) {
+                         OrdersConfig config, Links links, RateLimiter limiter, Cursors cursors) {
+        this.cursors = cursors;
         this.orders = orders;
         this.placement = placement;
         this.identities = identities;
@@ -140,15 +142,15 @@ public class OrderResource {
         @QueryParam("cursor") @Size(max = 64)
             @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
-        Long before = Cursor.before(cursor);
         int size = limit == null ? config.paging().defaultLimit() : Integer.parseInt(limit);
         if (size < 1 || size > config.paging().maxLimit()) {
             throw new InvalidInputException(List.of(new Violation("limit", LIMIT_MESSAGE, "Range")));
         }
         return identities.current()
-            .flatMap(actor -> orders.list(actor.tenant(), customerId, before, size))
-            .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
-                Cursor.encode(page.nextCursor())));
+            .flatMap(actor -> orders.list(actor.tenant(), customerId, cursors.before(actor.tenant(), customerId,
+                    cursor), size)
+                .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
+                    cursors.encode(actor.tenant(), customerId, page.nextCursor()))));
     }
 
     /** Cancels an order: restock and refund once; cancelling again returns the same order. */
