@@ -3,7 +3,9 @@ package io.ghostguard.openapi;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.Set;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
@@ -71,20 +73,27 @@ public class ApiDocumentation implements OASFilter {
         add(operation, "500", "Unexpected failure; the document carries an incident id (problem type internal-error)");
         APIResponse unavailable = add(operation, "503", "The data store did not answer in time (problem type "
             + "store-unavailable)");
-        retryAfter(unavailable);
+        retryAfter(unavailable, true);
         if (operation.getRequestBody() != null) {
             add(operation, "413", "Body too large (problem type payload-too-large)");
             add(operation, "415", "Body is not JSON (problem type unsupported-media-type)");
         }
         APIResponse limited = add(operation, "429", "Over the caller's request rate or fresh-key budget (problem "
             + "type rate-limited), or over its spend cap (spend-cap-exceeded)");
-        retryAfter(limited);
+        retryAfter(limited, true);
         operation.getResponses().getAPIResponses().forEach((status, response) -> {
-            if (status.startsWith("2") || status.startsWith("4")) {
+            if (LIMITED.contains(status) || status.startsWith("2")) {
                 rateLimitHeaders(response);
             }
         });
     }
+
+    /**
+     * The answers given after the limiter ran, which carry the RateLimit headers (when limits are on). Not 400 (a
+     * missing or malformed key is refused before it), 401, 403, 406, 413, 415 (refused before it) or 5xx.
+     */
+    private static final Set<String> LIMITED = Set.of("402", "404", "409", "412", "422", "428",
+        "429");
 
     /** The IETF RateLimit headers every response of a limited request carries. */
     private static void rateLimitHeaders(APIResponse response) {
@@ -92,7 +101,7 @@ public class ApiDocumentation implements OASFilter {
             return;
         }
         Header policy = stringHeader("The policy that applied, for example \"writes\";q=60;w=60 (quota per window "
-            + "in seconds).", 100);
+            + "in seconds); sent whenever limits are on.", 100);
         policy.getSchema().pattern("^\"[a-z-]+\";q=[0-9]+;w=[0-9]+$");
         response.addHeader("RateLimit-Policy", policy);
         Header state = stringHeader("What remains of it, for example \"writes\";r=59;t=1 (remaining, seconds "
@@ -112,11 +121,15 @@ public class ApiDocumentation implements OASFilter {
         return response;
     }
 
-    /** Documents the Retry-After header on a response. */
-    static void retryAfter(APIResponse response) {
+    /**
+     * Documents the Retry-After header on a response; {@code always} when every answer with that status carries
+     * it (429, 503), not when only some do (409: a running twin has it, insufficient stock does not).
+     */
+    static void retryAfter(APIResponse response, boolean always) {
         if (response.getHeaders() == null || !response.getHeaders().containsKey("Retry-After")) {
+            // Windows are configurable, so a spend cap's wait has no smaller honest bound than the int32 range.
             response.addHeader("Retry-After", OASFactory.createHeader().description("Seconds to wait before retrying.")
-                .schema(integer(null, 0, 86_400)));
+                .required(always).schema(integer(null, 1, Integer.MAX_VALUE)));
         }
     }
 
@@ -127,7 +140,7 @@ public class ApiDocumentation implements OASFilter {
 
     static Schema integer(String description, long minimum, long maximum) {
         Schema schema = OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int32")
-            .minimum(java.math.BigDecimal.valueOf(minimum)).maximum(java.math.BigDecimal.valueOf(maximum));
+            .minimum(BigDecimal.valueOf(minimum)).maximum(BigDecimal.valueOf(maximum));
         return description == null ? schema : schema.description(description);
     }
 

@@ -57,14 +57,14 @@ final class IdempotencyDocumentation {
         if (existing != null) {
             existing.description(existing.getDescription() + "; " + text);
             if ("409".equals(status) || "503".equals(status)) {
-                ApiDocumentation.retryAfter(existing);
+                ApiDocumentation.retryAfter(existing, "503".equals(status));
             }
             return;
         }
         APIResponse response = OASFactory.createAPIResponse().description(text.toString());
         operation.getResponses().addAPIResponse(status, response);
         if ("409".equals(status) || "503".equals(status)) {
-            ApiDocumentation.retryAfter(response);
+            ApiDocumentation.retryAfter(response, "503".equals(status));
         }
     }
 }

@@ -88,8 +88,9 @@ public class ProblemCatalogue {
         on(StoreUnavailableException.class, e -> {
             LOG.warnf("data store unavailable during %s", e.operation());
             return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store did not answer in "
-                + "time. A read can be retried as it is; a change may have been applied, so retry it with the same "
-                + "idempotency key to get its result."), RETRY_SECONDS);
+                + "time. A read can be retried as it is. A change may have been applied: retry a POST with the same "
+                + "idempotency key to get its result; read again before repeating a PUT, whose If-Match tells "
+                + "whether it was applied."), RETRY_SECONDS);
         });
     }
 

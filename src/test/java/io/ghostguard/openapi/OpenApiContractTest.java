@@ -4,20 +4,30 @@ import static io.ghostguard.support.Api.anonymous;
 import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.given;
 import static io.ghostguard.support.Api.unique;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.report.LevelResolver;
 import com.atlassian.oai.validator.report.ValidationReport;
 import com.atlassian.oai.validator.restassured.OpenApiValidationFilter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ghostguard.security.Scopes;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.Tokens;
-import io.ghostguard.security.Scopes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.restassured.filter.Filter;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +40,42 @@ import org.junit.jupiter.api.Test;
 class OpenApiContractTest {
 
     private OpenApiValidationFilter contract;
+    private final List<String> missingHeaders = new ArrayList<>();
+    private JsonNode paths;
+
+    /**
+     * Every header the document marks required for an answer (Location, ETag, Retry-After) must be on the real
+     * answer: a documented header the service does not send fails the test.
+     */
+    private final Filter requiredHeaders = (request, response, context) -> {
+        Response answer = context.next(request, response);
+        String path = URI.create(request.getURI()).getPath();
+        paths.fields().forEachRemaining(entry -> {
+            String template = entry.getKey().replaceAll("\\{[^}]+}", "[^/]+");
+            JsonNode documented = entry.getValue().path(request.getMethod().toLowerCase(Locale.ROOT))
+                .path("responses").path(Integer.toString(answer.statusCode())).path("headers");
+            if (path.matches(template)) {
+                documented.fields().forEachRemaining(header -> {
+                    if (header.getValue().path("required").asBoolean(false) && answer.header(header.getKey()) == null) {
+                        missingHeaders.add(request.getMethod() + " " + path + " " + answer.statusCode() + ": "
+                            + header.getKey());
+                    }
+                });
+            }
+        });
+        return answer;
+    };
+
+    @AfterEach
+    void everyRequiredHeaderWasSent() {
+        assertTrue(missingHeaders.isEmpty(), "documented but not sent: " + missingHeaders);
+    }
 
     @BeforeEach
-    void loadTheServedDocument() {
+    void loadTheServedDocument() throws Exception {
         String document = RestAssured.given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
             .extract().asString();
+        paths = new ObjectMapper().readTree(document).path("paths");
         contract = new OpenApiValidationFilter(OpenApiInteractionValidator.createForInlineApiSpecification(document)
             .withLevelResolver(LevelResolver.create()
                 // Requests are checked by the service itself (and by the tests that send bad ones on purpose);
@@ -45,7 +86,7 @@ class OpenApiContractTest {
     }
 
     private RequestSpecification json() {
-        return given().filter(contract).contentType("application/json");
+        return given().filter(contract).filter(requiredHeaders).contentType("application/json");
     }
 
     @Test
@@ -93,9 +134,10 @@ class OpenApiContractTest {
         json().get("/api/v1/orders/ord_missing").then().statusCode(404);
         json().queryParam("limit", "abc").get("/api/v1/orders").then().statusCode(400);
         json().accept("application/xml").get("/api/v1/inventory/" + sku).then().statusCode(406);
-        anonymous().filter(contract).get("/api/v1/inventory/" + sku).then().statusCode(401);
-        as(Tokens.token().scopes(Scopes.ORDERS_WRITE).sign()).filter(contract).get("/api/v1/inventory/" + sku)
-            .then().statusCode(403);
-        as(Tokens.token().tenant(null).sign()).filter(contract).get("/api/v1/inventory/" + sku).then().statusCode(403);
+        anonymous().filter(contract).filter(requiredHeaders).get("/api/v1/inventory/" + sku).then().statusCode(401);
+        as(Tokens.token().scopes(Scopes.ORDERS_WRITE).sign()).filter(contract).filter(requiredHeaders)
+            .get("/api/v1/inventory/" + sku).then().statusCode(403);
+        as(Tokens.token().tenant(null).sign()).filter(contract).filter(requiredHeaders)
+            .get("/api/v1/inventory/" + sku).then().statusCode(403);
     }
 }

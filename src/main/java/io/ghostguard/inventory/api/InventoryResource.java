@@ -67,7 +67,7 @@ public class InventoryResource {
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Stock of the SKU", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
-        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stock record (strong)",
+        headers = @Header(name = HttpHeaders.ETAG, required = true, description = "Version of the stock record (strong)",
             schema = @Schema(type = SchemaType.STRING, maxLength = 22)))
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
     public Uni<Response> stock(
@@ -88,7 +88,7 @@ public class InventoryResource {
         + "between. Use adjustments for relative changes.")
     @APIResponse(responseCode = "200", description = "The stored stock", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
-        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)",
+        headers = @Header(name = HttpHeaders.ETAG, required = true, description = "Version of the stored record (strong)",
             schema = @Schema(type = SchemaType.STRING, maxLength = 22)))
     @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
     @APIResponse(responseCode = "412", description = "The record changed since it was read (problem type "
@@ -123,7 +123,7 @@ public class InventoryResource {
         + "removes), never below zero. Idempotent by key: a retried adjustment is applied once.")
     @APIResponse(responseCode = "200", description = "The stock after the change", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
-        headers = @Header(name = HttpHeaders.ETAG, description = "Version of the stored record (strong)",
+        headers = @Header(name = HttpHeaders.ETAG, required = true, description = "Version of the stored record (strong)",
             schema = @Schema(type = SchemaType.STRING, maxLength = 22)))
     @APIResponse(responseCode = "400", description = "Invalid body (problem type invalid-request)")
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")

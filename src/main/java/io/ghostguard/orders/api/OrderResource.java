@@ -81,12 +81,12 @@ public class OrderResource {
         + "order and charges the payment, all or nothing.")
     @APIResponse(responseCode = "201", description = "Order placed; Location names it", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderResponse.class)),
-        headers = @Header(name = HttpHeaders.LOCATION, description = "The order's URL",
+        headers = @Header(name = HttpHeaders.LOCATION, required = true, description = "The order's URL",
             schema = @Schema(type = SchemaType.STRING, maxLength = 2048, format = "uri-reference")))
     @APIResponse(responseCode = "200", description = "A natural key (the same Idempotency-Key or clientReference "
         + "with the same content) already names this order", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderResponse.class)),
-        headers = @Header(name = HttpHeaders.LOCATION, description = "The order's URL",
+        headers = @Header(name = HttpHeaders.LOCATION, required = true, description = "The order's URL",
             schema = @Schema(type = SchemaType.STRING, maxLength = 2048, format = "uri-reference")))
     @APIResponse(responseCode = "422", description = "Currency differs from a SKU's price currency (problem type "
         + "currency-mismatch)")
