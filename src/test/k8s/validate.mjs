@@ -10,6 +10,7 @@ const groups = {
   "autoscaling/v2": "kubernetes-models/autoscaling/v2",
   "policy/v1": "kubernetes-models/policy/v1",
   "networking.k8s.io/v1": "kubernetes-models/networking.k8s.io/v1",
+  "batch/v1": "kubernetes-models/batch/v1",
   "monitoring.coreos.com/v1": "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1",
 };
 

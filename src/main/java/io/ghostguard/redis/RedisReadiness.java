@@ -8,8 +8,11 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Readiness follows Redis: a PING within the command deadline. Replaces the client's built-in check so
- * that a failure reports a plain sentence, never a client exception class, in the response and the log.
+ * Reports whether Redis answers a PING within the command deadline, as data of the readiness check, never as
+ * its status: readiness stays local. While Redis is away every pod keeps serving fast 503 problem documents with
+ * Retry-After from behind the Service, and the SLI keeps its denominator, instead of all pods leaving the Service
+ * and callers meeting the ingress's generic 503. The outage is watched by redis_up and the store-error alerts.
+ * A failure reads as a plain sentence, never a client exception class, in the response and the log.
  */
 @Readiness
 @ApplicationScoped
@@ -28,8 +31,9 @@ public class RedisReadiness implements AsyncHealthCheck {
     @Override
     public Uni<HealthCheckResponse> call() {
         return calls.guard("readiness", redis.execute("PING"))
-            .map(pong -> HealthCheckResponse.named(NAME).up().build())
-            .onFailure().recoverWithItem(() -> HealthCheckResponse.named(NAME).down()
-                .withData("reason", "Redis did not answer PING within the command timeout").build());
+            .map(pong -> HealthCheckResponse.named(NAME).up().withData("reachable", true).build())
+            .onFailure().recoverWithItem(() -> HealthCheckResponse.named(NAME).up().withData("reachable", false)
+                .withData("reason", "Redis did not answer PING within the command timeout; requests that need it "
+                    + "answer 503").build());
     }
 }

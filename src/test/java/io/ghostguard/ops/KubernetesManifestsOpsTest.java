@@ -27,7 +27,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Every overlay renders with kubectl kustomize, every document validates against the Kubernetes and
  * prometheus-operator schemas, and what schemas do not catch is asserted here: probe paths, the
- * restricted security context, misspelled keys, selectors, labels and the single source of dashboards.
+ * restricted security context, misspelled keys, selectors, labels and the single source of dashboards; the
+ * production overlay's replicated Redis (Sentinel quorum over nodes, PDB, snapshot, min-replicas-to-write), the
+ * rollout hygiene (drain, hashed config, no replica count under the HPA, a share as PDB), the Redis ACL, the
+ * Prometheus selector labels, and namespaces the overlays do not own.
  */
 @Tag("ops")
 class KubernetesManifestsOpsTest {
@@ -46,9 +49,9 @@ class KubernetesManifestsOpsTest {
         "app.kubernetes.io/managed-by", "app.kubernetes.io/instance");
 
     @ParameterizedTest
-    @ValueSource(strings = {"dev", "prod", "prod-sentinel"})
+    @ValueSource(strings = {"dev", "prod", "prod-single-redis"})
     void overlayRendersValidatesAndIsRestricted(String overlay) throws Exception {
-        boolean inClusterRedis = !overlay.endsWith("-sentinel");
+        boolean sentinel = "prod".equals(overlay);
         Path rendered = render(overlay);
         String validation = run(List.of("node", "src/test/k8s/validate.mjs", rendered.toString()));
         assertFalse(validation.contains("INVALID") || validation.contains("UNKNOWN"), validation);
@@ -57,21 +60,28 @@ class KubernetesManifestsOpsTest {
         Map<String, Integer> kinds = new TreeMap<>();
         documents.forEach(doc -> kinds.merge(doc.get("kind").asText(), 1, Integer::sum));
         System.out.printf("overlay %s renders %d documents: %s%n", overlay, documents.size(), kinds);
-        for (String kind : List.of("Namespace", "Deployment", "Service", "ConfigMap", "HorizontalPodAutoscaler",
-            "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor", "PrometheusRule")) {
+        for (String kind : List.of("Deployment", "Service", "ConfigMap", "HorizontalPodAutoscaler",
+            "PodDisruptionBudget", "NetworkPolicy", "ServiceMonitor", "PrometheusRule", "StatefulSet")) {
             assertTrue(kinds.containsKey(kind), overlay + " lacks " + kind);
         }
-        assertEquals(inClusterRedis, kinds.containsKey("StatefulSet"), overlay + ": the in-cluster Redis, or none");
+        assertFalse(kinds.containsKey("Namespace"), overlay + " must not own its namespace: delete -k would delete "
+            + "every order with it");
+        assertFalse(kinds.containsKey("PersistentVolumeClaim"), overlay + ": volumes with data are not the overlay's");
         for (JsonNode doc : documents) {
             JsonNode labels = doc.path("metadata").path("labels");
             for (String label : COMMON_LABELS) {
                 assertTrue(labels.has(label), doc.get("kind").asText() + "/" + name(doc) + " lacks label " + label);
+            }
+            if (List.of("ServiceMonitor", "PrometheusRule").contains(doc.get("kind").asText())) {
+                assertEquals("prometheus", labels.path("release").asText(), "kube-prometheus-stack selects "
+                    + doc.get("kind").asText() + "/" + name(doc) + " by release");
             }
             assertTrue("Namespace".equals(doc.get("kind").asText()) || doc.path("metadata").has("namespace"),
                 "namespace of " + name(doc));
         }
 
         JsonNode deployment = one(documents, "Deployment", "ghostguard-orders");
+        assertTrue(deployment.at("/spec/replicas").isMissingNode(), "the HPA owns the replica count");
         JsonNode pod = deployment.at("/spec/template/spec");
         keysWithin(pod, POD_KEYS, "pod spec");
         assertEquals("RuntimeDefault", pod.at("/securityContext/seccompProfile/type").asText());
@@ -95,15 +105,21 @@ class KubernetesManifestsOpsTest {
         assertTrue(container.toString().contains("MaxRAMPercentage"), "JVM memory flags");
         assertTrue(pod.get("volumes").toString().contains("emptyDir"));
         assertEquals("/tmp", container.at("/volumeMounts/0/mountPath").asText());
+        int drain = container.at("/lifecycle/preStop/sleep/seconds").asInt();
+        assertTrue(drain >= 5, "preStop drain delay");
+        assertTrue(pod.at("/terminationGracePeriodSeconds").asInt() >= drain + 25,
+            "grace period covers the drain and quarkus.shutdown.timeout (25 s)");
         String configName = container.at("/envFrom/0/configMapRef/name").asText();
+        assertTrue(configName.matches("ghostguard-orders-config-[a-z0-9]{10}"), "hashed ConfigMap name " + configName);
         assertTrue(one(documents, "ConfigMap", configName).at("/data/QUARKUS_REDIS_HOSTS").asText()
             .startsWith("redis"), "config uses Quarkus property names");
         assertEquals("ghostguard-orders-secrets", container.at("/envFrom/1/secretRef/name").asText());
 
         JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
         assertSelects(one(documents, "Service", "ghostguard-orders").at("/spec/selector"), podLabels, "Service");
-        assertSelects(one(documents, "PodDisruptionBudget", "ghostguard-orders").at("/spec/selector/matchLabels"),
-            podLabels, "PDB");
+        JsonNode pdb = one(documents, "PodDisruptionBudget", "ghostguard-orders");
+        assertSelects(pdb.at("/spec/selector/matchLabels"), podLabels, "PDB");
+        assertTrue(pdb.at("/spec/maxUnavailable").asText().endsWith("%"), "a share of the pods, as the HPA scales");
         JsonNode hpa = one(documents, "HorizontalPodAutoscaler", "ghostguard-orders");
         assertTrue(hpa.at("/spec/minReplicas").asInt() >= 2);
         assertEquals("ghostguard-orders", hpa.at("/spec/scaleTargetRef/name").asText());
@@ -123,25 +139,52 @@ class KubernetesManifestsOpsTest {
             || "ghostguard-orders-oidc".equals(container.at("/envFrom/2/secretRef/name").asText()),
             "tokens verified by discovery or by a public key from a Secret");
 
-        if (!inClusterRedis) {
+        assertEquals("parentbased_traceidratio", config.at("/data/QUARKUS_OTEL_TRACES_SAMPLER").asText());
+        double ratio = config.at("/data/QUARKUS_OTEL_TRACES_SAMPLER_ARG").asDouble();
+        assertTrue(ratio > 0 && ratio <= 1, "sampling ratio");
+        assertTrue(config.at("/data/QUARKUS_OTEL_RESOURCE_ATTRIBUTES").asText()
+            .contains("deployment.environment=" + (overlay.startsWith("prod") ? "prod" : "dev")), "environment name");
+
+        JsonNode redis = one(documents, "StatefulSet", "ghostguard-redis");
+        String scripts = one(documents, "ConfigMap", redis.at("/spec/template/spec/volumes/0/configMap/name").asText())
+            .get("data").toString() + redis.at("/spec/template/spec/containers/0/command");
+        assertTrue(scripts.contains("--user default on") && scripts.contains("-@all") && scripts.contains("+evalsha")
+            && !scripts.contains("+flushall") && !scripts.contains("+config|set"),
+            "the service's Redis user may run only the commands it uses");
+        assertEquals("exporter", redis.at("/spec/template/spec/containers/1/env/1/value").asText(), "exporter user");
+        if (sentinel) {
             assertEquals("sentinel", config.at("/data/QUARKUS_REDIS_CLIENT_TYPE").asText(), overlay);
             assertEquals("mymaster", config.at("/data/QUARKUS_REDIS_MASTER_NAME").asText(), overlay);
             assertEquals("1", config.at("/data/ORDERS_REDIS_MIN_REPLICA_ACKS").asText(), "acknowledged orders survive a "
                 + "failover");
-            assertTrue(config.at("/data/QUARKUS_REDIS_HOSTS").asText().contains(":26379"), "the Sentinels");
-            return;
+            assertEquals(3, config.at("/data/QUARKUS_REDIS_HOSTS").asText().split(":26379").length, "three Sentinels");
+            assertEquals(3, redis.at("/spec/replicas").asInt(), "a primary and two replicas");
+            assertEquals("kubernetes.io/hostname", redis.at("/spec/template/spec/affinity/podAntiAffinity"
+                + "/requiredDuringSchedulingIgnoredDuringExecution/0/topologyKey").asText(), "one Redis per node");
+            assertEquals("topology.kubernetes.io/zone", redis.at("/spec/template/spec/topologySpreadConstraints/0"
+                + "/topologyKey").asText(), "spread over zones");
+            assertTrue(scripts.contains("min-replicas-to-write 1"), "a primary alone refuses writes");
+            assertTrue(scripts.contains("sentinel monitor mymaster") && scripts.contains(" 6379 2"), "quorum of two");
+            JsonNode redisPdb = one(documents, "PodDisruptionBudget", "ghostguard-redis");
+            assertEquals(1, redisPdb.at("/spec/maxUnavailable").asInt(), "one Redis and Sentinel away at a time");
+            assertSelects(redisPdb.at("/spec/selector/matchLabels"), redis.at("/spec/template/metadata/labels"),
+                "Redis PDB");
+            JsonNode backup = one(documents, "CronJob", "ghostguard-redis-backup");
+            assertTrue(backup.toString().contains("--rdb"), "nightly snapshot");
+            assertEquals("sentinel", redis.at("/spec/template/spec/containers/2/name").asText());
+        } else {
+            assertEquals(1, redis.at("/spec/replicas").asInt(), overlay);
         }
-        JsonNode redis = one(documents, "StatefulSet", "ghostguard-redis");
         assertFalse(redis.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").isMissingNode());
         String redisConfig = redis.at("/spec/template/spec/volumes/0/configMap/name").asText();
         String conf = one(documents, "ConfigMap", redisConfig).at("/data/redis.conf").asText();
         assertTrue(conf.contains("appendonly yes"), conf);
         assertTrue(conf.contains("maxmemory-policy noeviction"), conf);
-        String command = redis.at("/spec/template/spec/containers/0/command").toString();
-        java.util.regex.Matcher override = java.util.regex.Pattern.compile("--maxmemory ([0-9]+[a-z]+)").matcher(command);
-        long maxmemory = megabytes(override.find() ? override.group(1) : conf.lines()
-            .filter(line -> line.startsWith("maxmemory ")).findFirst().orElseThrow().substring("maxmemory ".length())
-            .strip());
+        assertTrue(conf.contains("appendfsync everysec"), "the stated fsync choice (README)");
+        assertTrue(scripts.contains("$REDIS_MAXMEMORY") || scripts.contains("${REDIS_MAXMEMORY"), "maxmemory from env");
+        long maxmemory = megabytes(redis.at("/spec/template/spec/containers/0/env").findParents("name").stream()
+            .filter(env -> "REDIS_MAXMEMORY".equals(env.get("name").asText())).findFirst().orElseThrow()
+            .get("value").asText());
         long limit = megabytes(redis.at("/spec/template/spec/containers/0/resources/limits/memory").asText());
         assertTrue(maxmemory * 4 <= limit * 3 && maxmemory * 2 > limit,
             "maxmemory " + maxmemory + " MB against a container limit of " + limit + " MB (about 75 %)");

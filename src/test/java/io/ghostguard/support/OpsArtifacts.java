@@ -109,9 +109,13 @@ public final class OpsArtifacts {
         return queries;
     }
 
-    /** Grafana variables replaced the way "All" caller types and a short range would. */
+    /**
+     * Grafana variables replaced the way "All" caller types, namespaces and jobs and a short range would. "All"
+     * namespaces is {@code .*}, which also matches a Prometheus that adds no namespace label.
+     */
     public static String concrete(String expr) {
-        return expr.replace("$__rate_interval", "30s").replace("$__range", "5m").replace("$caller_type", ".*");
+        return expr.replace("$__rate_interval", "30s").replace("$__range", "5m").replace("$caller_type", ".*")
+            .replace("$namespace", ".*").replace("$redis_job", ".*").replace("$job", ".*");
     }
 
     /** Metric names an expression reads: identifiers outside label matchers, strings and function calls. */
