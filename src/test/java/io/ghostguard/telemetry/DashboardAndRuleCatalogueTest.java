@@ -37,9 +37,10 @@ class DashboardAndRuleCatalogueTest {
 
         Set<String> exported = new HashSet<>(metrics().names());
         exported.addAll(OpsArtifacts.recordedNames());
-        // Served by redis_exporter beside Redis, not by the service; DashboardQueriesOpsTest reads them from a
-        // real exporter.
-        exported.addAll(Set.of("redis_memory_used_bytes", "redis_memory_max_bytes"));
+        // Served by redis_exporter beside Redis, not by the service (DashboardQueriesOpsTest reads them from a real
+        // exporter); up by Prometheus itself; available replicas by kube-state-metrics (a documented prerequisite).
+        exported.addAll(Set.of("redis_memory_used_bytes", "redis_memory_max_bytes", "redis_up",
+            "redis_connected_slaves", "up", "kube_deployment_status_replicas_available"));
 
         List<String> missing = new ArrayList<>();
         List<String> exprs = new ArrayList<>(OpsArtifacts.ruleExpressions());
