@@ -95,6 +95,11 @@ public final class LuaScript {
             .map(replies -> new Replied(flatten(replies.get(0)), replies.get(1).toInteger()));
     }
 
+    /** The whole script as EVAL sends it (libraries and wrappers included). */
+    public String source() {
+        return source;
+    }
+
     /** A script's reply with the replicas that acknowledged its writes. */
     public record Replied(List<String> reply, int acknowledged) {
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.redis.LuaScript;
 import io.ghostguard.support.TestRedis;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,43 @@ class RedisServerProcessTest {
             TestRedis redis = new TestRedis(server);
             assertEquals("+OK", redis.command("SET", "k", "v"));
             assertEquals("v", redis.command("GET", "k"));
+        }
+    }
+
+    /**
+     * Dev mode on the embedded binary (Redis 6.2) runs the same scripts as Redis 7: the gate's claim with its limits,
+     * the placing script with its commit, and the commit of a refusal, none of them a Redis 7 command.
+     */
+    @Test
+    void theGatesScriptsRunOnTheEmbeddedBinary() {
+        try (RedisServerProcess server = RedisServerProcess.startOnFreePort("")) {
+            TestRedis redis = new TestRedis(server);
+            assertTrue(redis.command("INFO", "server").contains("redis_version:6."), "the embedded 6.2 binary");
+            String idem = "idem:{t:dev}:k";
+            String pending = "P\nowner\nfp";
+            String claim = LuaScript.load("idempotency-claim", "gcra", "claim").source();
+            assertTrue(redis.command("EVAL", claim, "3", idem, "nk:{t:dev}:p", "rl:{t:dev}:writes:p", pending, "30000",
+                "10", "3600000", "10", "60000").startsWith("claimed"));
+            assertTrue(redis.command("EVAL", claim, "3", idem, "nk:{t:dev}:p", "rl:{t:dev}:writes:p", pending, "30000",
+                "10", "3600000", "10", "60000").startsWith("existing"), "a twin finds the claim");
+            redis.command("HSET", "inv:{t:dev}:mug", "available", "5", "unitPrice", "100", "currency", "EUR",
+                "version", "1");
+            String place = LuaScript.committing("place-order").source();
+            String reply = redis.command("EVAL", place, "10", idem, "order:{t:dev}:o1", "ledger:{t:dev}:o1",
+                "orders:{t:dev}:all", "orders:{t:dev}:customer:c1", "seq:{t:dev}:orders", "opkey:{t:dev}:k",
+                "cref:{t:dev}:-", "spend:{t:dev}:-", "inv:{t:dev}:mug",
+                "1", "7", pending, "600000", "created", "D\nfp\n201\napplication/json\n/api/v1/orders/", "existing",
+                "D\nfp\n200\napplication/json\n/api/v1/orders/", "1",
+                "o1", "c1", "EUR", "pay_1", "", "2026-12-01T00:00:00Z", "digest", "led_1", "content", "", "0",
+                "7776000000", "2");
+            assertTrue(reply.startsWith("stored\ncreated"), reply);
+            assertTrue(redis.command("GET", idem).startsWith("D\nfp\n201\napplication/json\n/api/v1/orders/o1\n{"),
+                "the answer stored with the order");
+            assertEquals("3", redis.command("HGET", "inv:{t:dev}:mug", "available"));
+            String commit = LuaScript.load("idempotency-commit").source();
+            redis.command("SET", "idem:{t:dev}:d", pending);
+            assertEquals(":1", redis.command("EVAL", commit, "1", "idem:{t:dev}:d", pending,
+                "D\nfp\n402\napplication/problem+json\n\n{}", "600000"), "a decline is stored");
         }
     }
 
