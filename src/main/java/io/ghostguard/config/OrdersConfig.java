@@ -17,7 +17,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 public interface OrdersConfig {
 
     /** The message of a setting that would switch its limit off (SPEC 9): the service refuses to start. */
-    String POSITIVE = "must be positive (zero or less would switch it off)";
+    String POSITIVE = "must be at least 1 ms (zero or less would switch it off)";
 
     /** Redis access settings shared by every repository and store. */
     RedisConfig redis();
@@ -42,7 +42,7 @@ public interface OrdersConfig {
      * positive (a deployment that archives orders itself sets a long one). Default 90 days.
      */
     @WithDefault("P90D")
-    @DurationMin(nanos = 1, message = POSITIVE)
+    @DurationMin(millis = 1, message = POSITIVE)
     Duration orderRetention();
 
     /** The MCP tool surface. */
@@ -91,7 +91,7 @@ public interface OrdersConfig {
         long quota();
 
         /** The window; positive. */
-        @DurationMin(nanos = 1, message = POSITIVE)
+        @DurationMin(millis = 1, message = POSITIVE)
         Duration window();
     }
 
@@ -103,7 +103,7 @@ public interface OrdersConfig {
 
         /** The window; positive; default one day. */
         @WithDefault("P1D")
-        @DurationMin(nanos = 1, message = POSITIVE)
+        @DurationMin(millis = 1, message = POSITIVE)
         Duration window();
     }
 
@@ -140,7 +140,7 @@ public interface OrdersConfig {
     interface RedisConfig {
         /** Longest time one Redis command may take before the call fails; default 1 s. */
         @WithDefault("PT1S")
-        @DurationMin(nanos = 1, message = POSITIVE)
+        @DurationMin(millis = 1, message = POSITIVE)
         Duration commandTimeout();
 
         /** Replicas that must acknowledge a placed order before 201 is answered (WAIT); default 0 (off). */
@@ -150,7 +150,7 @@ public interface OrdersConfig {
 
         /** How long WAIT may block for those acknowledgements; default 500 ms. */
         @WithDefault("PT0.5S")
-        @DurationMin(nanos = 1, message = POSITIVE)
+        @DurationMin(millis = 1, message = POSITIVE)
         Duration replicaAckTimeout();
     }
 
@@ -185,12 +185,12 @@ public interface OrdersConfig {
     interface IdempotencyConfig {
         /** How long a final response is kept for replay; default 10 minutes. */
         @WithDefault("PT10M")
-        @DurationMin(nanos = 1, message = POSITIVE)
+        @DurationMin(millis = 1, message = POSITIVE)
         Duration retention();
 
         /** How long a claim protects an execution before another request may take over; default 30 s. */
         @WithDefault("PT30S")
-        @DurationMin(nanos = 1, message = POSITIVE)
+        @DurationMin(millis = 1, message = POSITIVE)
         Duration lease();
 
         /** How long a duplicate waits for the first request's result before 409 (zero: no wait); default 2 s. */
@@ -212,10 +212,10 @@ public interface OrdersConfig {
         Optional<Boolean> enabled();
 
         /** Retention of stored responses for this endpoint; positive. */
-        Optional<@DurationMin(nanos = 1, message = POSITIVE) Duration> retention();
+        Optional<@DurationMin(millis = 1, message = POSITIVE) Duration> retention();
 
         /** Claim lease for this endpoint; positive. */
-        Optional<@DurationMin(nanos = 1, message = POSITIVE) Duration> lease();
+        Optional<@DurationMin(millis = 1, message = POSITIVE) Duration> lease();
 
         /** In-flight wait for this endpoint; zero or more. */
         Optional<@DurationMin(nanos = 0, message = "must be zero or more") Duration> inFlightWait();

@@ -107,7 +107,9 @@ public class ClaimProtocol {
         }
         long pause = Math.min(pollMillis, Math.max(1, left / 1_000_000));
         return pause(pause)
-            .flatMap(ignored -> store.claim(claim.storageKey(), claim.pending(), lease, budget, null))
+            .flatMap(ignored -> store.claim(claim.storageKey(), claim.pending(), lease, budget, null)
+                // A poll may claim the key once the twin let it go; one that timed out is released like the first.
+                .onFailure(StoreUnavailableException.class).invoke(() -> releaseInBackground(claim, lease)))
             .flatMap(next -> decided(claim, next, lease, deadline, budget,
                 Math.min(pollMillis * 2, LONGEST_POLL_MILLIS)));
     }

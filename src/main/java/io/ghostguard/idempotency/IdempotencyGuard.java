@@ -16,6 +16,7 @@ import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.limits.Limits;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -88,7 +89,9 @@ public class IdempotencyGuard {
         ClaimProtocol.Decision decision = begun.decision();
         if (decision instanceof ClaimProtocol.Decision.Execute execute) {
             metrics.decided(route, IdempotencyOutcome.EXECUTED);
-            return new GuardDecision.Execute(new Ticket(endpoint, execute.claim(), operation), rate);
+            OperationKey executing = new OperationKey(operation.key(), operation.requestDigest(),
+                execute.claim().pending().owner());
+            return new GuardDecision.Execute(new Ticket(endpoint, execute.claim(), executing), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Replay replay) {
             int replicas = config.redis().minReplicaAcks();
@@ -129,7 +132,8 @@ public class IdempotencyGuard {
             metrics.decided(endpoint.route(), IdempotencyOutcome.FAIL_OPEN);
             LOG.warnf("idempotency store unavailable; %s fails open and executes without duplicate protection",
                 endpoint.name());
-            return new GuardDecision.Execute(new Ticket(endpoint, null, operation), null);
+            return new GuardDecision.Execute(new Ticket(endpoint, null, new OperationKey(operation.key(),
+                operation.requestDigest(), UUID.randomUUID().toString())), null);
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
         return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(

@@ -2,6 +2,7 @@ package io.ghostguard.inventory;
 
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.redis.ScriptCommit;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -23,6 +24,9 @@ public class InventoryRepository {
 
     private static final LuaScript SET = LuaScript.load("set-stock");
     private static final LuaScript ADJUST = LuaScript.load("adjust-stock");
+    private static final LuaScript ADJUST_COMMITTING = LuaScript.committing("adjust-stock");
+    /** An adjustment creates nothing: no outcome of its script is answered as created. */
+    private static final String NO_CREATED_OUTCOME = "-";
 
     private final ReactiveRedisDataSource redis;
     private final ReactiveHashCommands<String, String, String> hashes;
@@ -67,13 +71,21 @@ public class InventoryRepository {
         return list.toString();
     }
 
-    /** Changes the available quantity by {@code delta}, never below zero; returns the stored record. */
-    public Uni<StockItem> adjust(TenantId tenant, String sku, long delta) {
-        return calls.guard("inventory-adjust", ADJUST.run(redis, List.of(tenant.key(Keyspace.INVENTORY, sku)),
-                List.of(Long.toString(delta))))
+    /**
+     * Changes the available quantity by {@code delta}, never below zero; returns the stored record. With a
+     * {@code commit} (null: none), the same script stores the claimed 200 answer with the change, so a change that
+     * happened is never executed again by a retry, even after a timeout.
+     */
+    public Uni<StockItem> adjust(TenantId tenant, String sku, long delta, ScriptCommit commit) {
+        List<String> keys = List.of(tenant.key(Keyspace.INVENTORY, sku));
+        List<String> args = List.of(Long.toString(delta), sku);
+        Uni<List<String>> call = commit == null ? ADJUST.run(redis, keys, args)
+            : ADJUST_COMMITTING.run(redis, commit, keys, args, NO_CREATED_OUTCOME, "ok", 0, 0)
+                .map(committed -> committed.split().reply());
+        return calls.guard("inventory-adjust", call)
             .map(reply -> switch (reply.get(0)) {
-                case "ok" -> new StockItem(sku, Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)),
-                    reply.get(3), Long.parseLong(reply.get(4)));
+                case "ok" -> new StockItem(sku, Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3)),
+                    reply.get(4), Long.parseLong(reply.get(5)));
                 case "missing" -> throw new SkuNotFoundException(sku);
                 default -> throw new InsufficientStockForAdjustmentException(sku, delta, Long.parseLong(reply.get(1)));
             });

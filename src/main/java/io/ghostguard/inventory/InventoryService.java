@@ -1,5 +1,6 @@
 package io.ghostguard.inventory;
 
+import io.ghostguard.redis.ScriptCommit;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,7 +30,7 @@ public class InventoryService {
     }
 
     /** Adds {@code delta} (may be negative) to the available quantity, never below zero. */
-    public Uni<StockItem> adjust(TenantId tenant, String sku, long delta) {
-        return repository.adjust(tenant, sku, delta);
+    public Uni<StockItem> adjust(TenantId tenant, String sku, long delta, ScriptCommit commit) {
+        return repository.adjust(tenant, sku, delta, commit);
     }
 }

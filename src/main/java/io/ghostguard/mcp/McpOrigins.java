@@ -14,7 +14,9 @@ import org.jboss.logging.Logger;
 /**
  * Origin validation of the MCP endpoint (MCP transport spec, against DNS rebinding): a request that carries an
  * {@code Origin} header must name an allowed origin ({@code orders.mcp.allowed-origins}), else it is refused with
- * 403 before authentication or any tool runs. Agents and SDK clients that are not browsers send no Origin.
+ * 403 before authentication or any tool runs. Agents and SDK clients that are not browsers send no Origin. The
+ * extension's older HTTP+SSE transport ({@code /mcp/sse}, {@code /mcp/messages/*}) is not offered: its connections
+ * would escape the session bounds of the Streamable HTTP endpoint, so every path under {@code /mcp} is 404.
  */
 @ApplicationScoped
 public class McpOrigins {
@@ -40,6 +42,9 @@ public class McpOrigins {
                 LOG.debug("refused an MCP request from an origin that is not allowed");
                 writer.end(context.response(), Problem.of(ProblemType.FORBIDDEN,
                     "Requests from this Origin may not use the MCP endpoint."));
+            } else if (mcp && !requestPath.equals(path)) {
+                writer.end(context.response(), Problem.of(ProblemType.NOT_FOUND, "The MCP endpoint is " + path
+                    + " (Streamable HTTP); the older SSE transport is not offered."));
             } else {
                 context.next();
             }

@@ -53,6 +53,12 @@ public class McpSessionPolicy implements HttpSecurityPolicy {
                         + "service's scopes (" + String.join(", ", Scopes.ALL) + "), so it cannot open an MCP "
                         + "session.")), SCOPE_CHALLENGE);
                 }
+                String session = request.request().getHeader(McpSessions.SESSION_HEADER);
+                if (session != null) {
+                    return sessions.owns(caller, session) ? Uni.createFrom().item(CheckResult.PERMIT)
+                        : deny(request, Refusal.of(Problem.of(ProblemType.NOT_FOUND, "No such MCP session for this "
+                            + "caller; open one with initialize.")), null);
+                }
                 if (!McpSessions.opens(request)) {
                     return Uni.createFrom().item(CheckResult.PERMIT);
                 }

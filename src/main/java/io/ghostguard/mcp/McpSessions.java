@@ -62,8 +62,7 @@ public class McpSessions {
                 return limiter.refused(rate, access);
             }
             String reservation = RESERVED + UUID.randomUUID();
-            Set<String> held = byPrincipal.computeIfAbsent(access.actor().tenant().value() + '\u0000'
-                + access.actor().principal(), principal -> new HashSet<>());
+            Set<String> held = byPrincipal.computeIfAbsent(principalOf(access), principal -> new HashSet<>());
             synchronized (held) {
                 held.removeIf(id -> !id.startsWith(RESERVED) && !connections.has(id));
                 if (held.size() >= maxPerPrincipal) {
@@ -92,13 +91,36 @@ public class McpSessions {
         });
     }
 
+    /**
+     * Whether a request's {@code Mcp-Session-Id} names a live session of the caller's own principal: a session id
+     * never lets another principal or tenant ride on, or close, a session.
+     */
+    boolean owns(Access access, String session) {
+        Set<String> held = byPrincipal.get(principalOf(access));
+        if (held == null) {
+            return false;
+        }
+        synchronized (held) {
+            return held.contains(session) && connections.has(session);
+        }
+    }
+
+    private static String principalOf(Access access) {
+        return access.actor().tenant().value() + '\u0000' + access.actor().principal();
+    }
+
     /** Live sessions this instance opened. */
     private double open() {
         int live = 0;
-        for (Set<String> held : byPrincipal.values()) {
+        for (var entry : byPrincipal.entrySet()) {
+            Set<String> held = entry.getValue();
             synchronized (held) {
                 held.removeIf(id -> !id.startsWith(RESERVED) && !connections.has(id));
                 live += held.size();
+                if (held.isEmpty()) {
+                    // A principal without sessions holds no memory here (a later opening makes a new set).
+                    byPrincipal.remove(entry.getKey(), held);
+                }
             }
         }
         return live;

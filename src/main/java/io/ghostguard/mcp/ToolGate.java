@@ -122,7 +122,11 @@ public class ToolGate {
             IdempotencyKey.Parsed parsed = IdempotencyKey.parse(key == null || key.isNull() ? null : key.textValue(),
                 null);
             if (endpoint == null) {
-                return effect.run(access, strict.read(arguments, shape), null).map(answer -> result(answer, null));
+                // No idempotency on this endpoint: its write rate is counted on its own, as REST's rate filter does.
+                T unguarded = strict.read(arguments, shape);
+                return limiter.acquire(access, Policy.WRITES).flatMap(rate -> rate != null && !rate.allowed()
+                    ? Uni.createFrom().item(error(limiter.refused(rate, access), rate))
+                    : effect.run(access, unguarded, null).map(answer -> result(answer, rate)));
             }
             if (!(parsed instanceof IdempotencyKey.Parsed.Valid valid)) {
                 return Uni.createFrom().item(error(guard.refuseKey(endpoint, parsed), null));

@@ -232,6 +232,28 @@ class McpSurfaceTest {
     }
 
     @Test
+    void theOlderSseTransportIsNotOffered() {
+        String token = human(unique("sse"));
+        as(token).get("/mcp/sse").then().statusCode(404).contentType("application/problem+json");
+        as(token).contentType("application/json").body("{}").post("/mcp/messages/forged%0Aline").then().statusCode(404);
+    }
+
+    @Test
+    void aSessionBelongsToThePrincipalThatOpenedIt() {
+        String owner = human(unique("owner"));
+        String intruder = human(unique("intruder"));
+        String session = open(owner).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{}}";
+        as(intruder).contentType("application/json").accept("application/json, text/event-stream")
+            .header(McpSessions.SESSION_HEADER, session).body(list).post("/mcp").then().statusCode(404);
+        as(intruder).header(McpSessions.SESSION_HEADER, session).delete("/mcp").then().statusCode(404);
+        int status = as(owner).contentType("application/json").accept("application/json, text/event-stream")
+            .header(McpSessions.SESSION_HEADER, session).body(list).post("/mcp").statusCode();
+        assertTrue(status < 300, "the owner's session lives on: " + status);
+        close(owner, session);
+    }
+
+    @Test
     void anonymousCallersAreChallenged() {
         anonymous().contentType("application/json").body(INITIALIZE).post("/mcp").then().statusCode(401);
     }

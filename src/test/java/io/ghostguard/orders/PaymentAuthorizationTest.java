@@ -4,15 +4,12 @@ import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.IdempotencyKey;
-import io.ghostguard.payments.TestTokenPaymentGateway;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RecordingPaymentGateway;
@@ -25,8 +22,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 /**
- * The payment port: one authorisation per intent, whatever the retries; an authorisation is voided only when the
- * placing script's outcome proves that no order uses it, never the one of a live order.
+ * The payment port: one authorisation per execution (replays never authorise), voided only when the placing
+ * script's outcome proves that no order uses it, never the one of a live order, and never handed to a later
+ * execution after it was voided.
  */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
@@ -44,24 +42,21 @@ class PaymentAuthorizationTest {
         return IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
     }
 
-    private static String paymentIdOf(String key, String body) {
-        return TestTokenPaymentGateway.paymentIdFor(new OperationKey(hashOf(key),
-            Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8))).providerKey());
-    }
-
     @Test
     void retriesOfOneIntentShareOneAuthorisationThatTheOrderUses() {
         String sku = unique("pay");
         stock(sku, 10, 100);
         String key = unique("key");
         String body = OrderRequest.order().line(sku, 1).json();
+        long before = provider.authorizations("tok_ok");
         String paymentId = withKey(key).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
             .getString("paymentId");
         for (int i = 0; i < 3; i++) {
             assertEquals(paymentId, withKey(key).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
                 .getString("paymentId"));
         }
-        assertEquals(paymentIdOf(key, body), paymentId, "the authorisation carries the operation's key");
+        assertEquals(before + 1, provider.authorizations("tok_ok"), "one authorisation; replays never authorise");
+        assertEquals(paymentId, provider.lastIssued());
         assertFalse(provider.voided(paymentId), "one hold, the order's");
     }
 
@@ -69,23 +64,39 @@ class PaymentAuthorizationTest {
     void anOrderThatIsNotPlacedLeavesNoHold() {
         String sku = unique("short");
         stock(sku, 1, 100);
-        String key = unique("key");
-        String shortBody = OrderRequest.order().line(sku, 5).json();
-        withKey(key).body(shortBody).post(ORDERS).then().statusCode(409);
-        assertTrue(provider.voided(paymentIdOf(key, shortBody)), "insufficient stock: voided");
+        withKey(unique("key")).body(OrderRequest.order().line(sku, 5).json()).post(ORDERS).then().statusCode(409);
+        assertTrue(provider.voided(provider.lastIssued()), "insufficient stock: voided");
         assertEquals(1, available(sku));
 
         String reference = unique("ref");
         String body = OrderRequest.order().line(sku, 1).reference(reference).json();
         String first = withKey(unique("key")).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
             .getString("paymentId");
-        String otherKey = unique("key");
-        String again = withKey(otherKey).body(body).post(ORDERS).then().statusCode(200).extract().jsonPath()
+        String again = withKey(unique("key")).body(body).post(ORDERS).then().statusCode(200).extract().jsonPath()
             .getString("paymentId");
         assertEquals(first, again, "the client reference names the first order");
-        assertNotEquals(first, paymentIdOf(otherKey, body));
-        assertTrue(provider.voided(paymentIdOf(otherKey, body)), "the second hold is voided");
+        String second = provider.lastIssued();
+        assertNotEquals(first, second);
+        assertTrue(provider.voided(second), "the second hold is voided");
         assertFalse(provider.voided(first));
+    }
+
+    @Test
+    void aLaterExecutionOfARefusedRequestNeverGetsTheAuthorisationItVoided() {
+        String sku = unique("restock");
+        stock(sku, 1, 100);
+        String key = unique("key");
+        String body = OrderRequest.order().line(sku, 2).json();
+        withKey(key).body(body).post(ORDERS).then().statusCode(409);
+        String refused = provider.lastIssued();
+        assertTrue(provider.voided(refused));
+        // The stored 409 expires; stock arrives; the same request runs again, as a new execution.
+        redis.command("DEL", "idem:{t:" + Tokens.TENANT + "}:" + hashOf(key));
+        stock(sku, 5, 100);
+        String placed = withKey(key).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
+            .getString("paymentId");
+        assertNotEquals(refused, placed, "a fresh authorisation, never the voided one");
+        assertFalse(provider.voided(placed));
     }
 
     @Test
@@ -102,7 +113,8 @@ class PaymentAuthorizationTest {
         withKey(key).body(other).post(ORDERS).then().statusCode(422).body("type", org.hamcrest.Matchers.endsWith(
             "idempotency-key-reused"));
         assertFalse(provider.voided(live), "the CONFIRMED order keeps its authorisation");
-        assertTrue(provider.voided(paymentIdOf(key, other)), "the reuse's own authorisation is voided");
+        assertNotEquals(live, provider.lastIssued());
+        assertTrue(provider.voided(provider.lastIssued()), "the reuse's own authorisation is voided");
         assertEquals(9, available(sku));
     }
 }

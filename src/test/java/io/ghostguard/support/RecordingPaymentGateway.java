@@ -22,13 +22,18 @@ public class RecordingPaymentGateway implements PaymentGateway {
     private final TestTokenPaymentGateway rules = new TestTokenPaymentGateway();
     private final List<String> calls = new ArrayList<>();
     private final Set<String> voided = ConcurrentHashMap.newKeySet();
+    private final List<String> issued = new ArrayList<>();
 
     @Override
     public Uni<String> authorize(String idempotencyKey, String paymentToken) {
         synchronized (calls) {
             calls.add(paymentToken);
         }
-        return rules.authorize(idempotencyKey, paymentToken);
+        return rules.authorize(idempotencyKey, paymentToken).invoke(id -> {
+            synchronized (issued) {
+                issued.add(id);
+            }
+        });
     }
 
     @Override
@@ -41,6 +46,13 @@ public class RecordingPaymentGateway implements PaymentGateway {
     public long authorizations(String paymentToken) {
         synchronized (calls) {
             return calls.stream().filter(paymentToken::equals).count();
+        }
+    }
+
+    /** The authorisation issued last. */
+    public String lastIssued() {
+        synchronized (issued) {
+            return issued.get(issued.size() - 1);
         }
     }
 

@@ -2,6 +2,7 @@ package io.ghostguard.inventory.api;
 
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
+import io.ghostguard.idempotency.CurrentTicket;
 import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.inventory.InventoryService;
 import io.ghostguard.inventory.StockItem;
@@ -117,7 +118,7 @@ public class InventoryResource {
     @Path(Routes.ADJUSTMENTS)
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
-    @IdempotencyPolicy("adjust-stock")
+    @IdempotencyPolicy(value = "adjust-stock", commitsInEffect = true)
     @Operation(operationId = "adjustStock",
         summary = "Adjust stock of one SKU", description = "Adds delta to the available quantity (negative "
         + "removes), never below zero. Idempotent by key: a retried adjustment is applied once.")
@@ -134,7 +135,8 @@ public class InventoryResource {
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
         @Valid @NotNull AdjustStockRequest request) {
         return identities.current()
-            .flatMap(actor -> inventory.adjust(actor.tenant(), sku, request.delta()))
+            .flatMap(actor -> inventory.adjust(actor.tenant(), sku, request.delta(),
+                CurrentTicket.get().map(ticket -> ticket.commit(null)).orElse(null)))
             .map(InventoryResource::tagged);
     }
 
@@ -159,7 +161,7 @@ public class InventoryResource {
         while (tag.find() && tag.start() == end) {
             end = tag.end();
             boolean weak = tag.group(1) != null;
-            if ((!weak || !strong) && tag.group(2).matches("[0-9]{1,18}")) {
+            if ((!weak || !strong) && tag.group(2).matches("0|[1-9][0-9]{0,17}")) {
                 versions.add(Long.parseLong(tag.group(2)));
             }
         }
