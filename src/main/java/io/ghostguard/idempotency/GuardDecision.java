@@ -13,6 +13,12 @@ public sealed interface GuardDecision {
     /** The rate step of the call, null when it was not counted. */
     RateDecision rate();
 
+    /** A decision that answers the call with a refusal instead of executing it. */
+    sealed interface Refusing extends GuardDecision {
+        /** The refusal to answer. */
+        Refusal refusal();
+    }
+
     /** Execute the call under its ticket, then hand the answer back to the gate. */
     record Execute(Ticket ticket, RateDecision rate) implements GuardDecision {
     }
@@ -22,14 +28,14 @@ public sealed interface GuardDecision {
     }
 
     /** The key was used with a different request: 422. */
-    record Reused(Refusal refusal, RateDecision rate) implements GuardDecision {
+    record Reused(Refusal refusal, RateDecision rate) implements Refusing {
     }
 
     /** The same request is still running after the in-flight wait: 409 with a retry time. */
-    record InProgress(Refusal refusal, RateDecision rate) implements GuardDecision {
+    record InProgress(Refusal refusal, RateDecision rate) implements Refusing {
     }
 
     /** Refused before anything ran (a limit, or the store and a fail-closed endpoint), with its outcome label. */
-    record Refused(IdempotencyOutcome outcome, Refusal refusal, RateDecision rate) implements GuardDecision {
+    record Refused(IdempotencyOutcome outcome, Refusal refusal, RateDecision rate) implements Refusing {
     }
 }

@@ -8,6 +8,7 @@ import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimiter;
 import io.ghostguard.orders.OperationKey;
 import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.redis.StoreUnavailableException;
@@ -30,7 +31,6 @@ import org.jboss.logging.Logger;
 public class IdempotencyGuard {
 
     private static final Logger LOG = Logger.getLogger(IdempotencyGuard.class);
-    private static final long RETRY_SECONDS = 1;
 
     private final ClaimProtocol protocol;
     private final IdempotencyMetrics metrics;
@@ -72,26 +72,25 @@ public class IdempotencyGuard {
         String tenant = access.actor().tenant().value();
         String principal = access.actor().principal();
         String hash = IdempotencyKey.scopedHash(tenant, principal, call.method(), endpoint.route(), call.key());
-        OperationKey operation = new OperationKey(hash, call.fingerprint());
         Quota newKeys = limiter.newKeys(access);
         KeyBudget budget = newKeys == null ? null : new KeyBudget(access.actor().tenant().key(Keyspace.NEW_KEYS,
             Limits.subject(principal)), newKeys.quota(), newKeys.window());
         return protocol.begin(access.actor().tenant().key(Keyspace.IDEMPOTENCY, hash), call.fingerprint(),
                 endpoint.lease(), endpoint.inFlightWait(), budget, limiter.check(access, Policy.WRITES))
-            .map(begun -> decided(access, endpoint, operation, begun))
-            .onFailure(StoreUnavailableException.class).recoverWithItem(() -> storeFailed(endpoint, operation));
+            .map(begun -> decided(access, endpoint, hash, call.fingerprint(), begun))
+            .onFailure(StoreUnavailableException.class).recoverWithItem(() -> storeFailed(endpoint, hash,
+                call.fingerprint()));
     }
 
-    private GuardDecision decided(Access access, EndpointPolicy endpoint, OperationKey operation,
+    private GuardDecision decided(Access access, EndpointPolicy endpoint, String hash, String fingerprint,
                                   ClaimProtocol.Begun begun) {
         RateDecision rate = begun.rate();
         String route = endpoint.route();
         ClaimProtocol.Decision decision = begun.decision();
         if (decision instanceof ClaimProtocol.Decision.Execute execute) {
             metrics.decided(route, IdempotencyOutcome.EXECUTED);
-            OperationKey executing = new OperationKey(operation.key(), operation.requestDigest(),
-                execute.claim().pending().owner());
-            return new GuardDecision.Execute(new Ticket(endpoint, execute.claim(), executing), rate);
+            return new GuardDecision.Execute(new Ticket(endpoint, execute.claim(), new OperationKey(hash, fingerprint,
+                execute.claim().pending().owner())), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Replay replay) {
             int replicas = config.redis().minReplicaAcks();
@@ -100,7 +99,8 @@ public class IdempotencyGuard {
                 metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
                 return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(
                     Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "The result of this request is not yet on "
-                        + "enough replicas; retry with the same idempotency key to get it."), RETRY_SECONDS), rate);
+                        + "enough replicas; retry with the same idempotency key to get it."),
+                    ProblemCatalogue.RETRY_SECONDS), rate);
             }
             metrics.decided(route, IdempotencyOutcome.REPLAYED);
             return new GuardDecision.Replay(replay.stored(), rate);
@@ -114,7 +114,7 @@ public class IdempotencyGuard {
             metrics.decided(route, IdempotencyOutcome.IN_PROGRESS);
             return new GuardDecision.InProgress(Refusal.retryAfter(Problem.of(
                 ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS, "The first request with this idempotency key is still "
-                    + "running; retry later with the same key to get its result."), RETRY_SECONDS), rate);
+                    + "running; retry later with the same key to get its result."), ProblemCatalogue.RETRY_SECONDS), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Limited) {
             metrics.decided(route, IdempotencyOutcome.RATE_LIMITED);
@@ -126,23 +126,23 @@ public class IdempotencyGuard {
             rate);
     }
 
-    private GuardDecision storeFailed(EndpointPolicy endpoint, OperationKey operation) {
+    private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint) {
         limiter.failedOpen(Policy.WRITES);
         if (endpoint.onStoreFailure() == StoreFailureMode.FAIL_OPEN) {
             metrics.decided(endpoint.route(), IdempotencyOutcome.FAIL_OPEN);
             LOG.warnf("idempotency store unavailable; %s fails open and executes without duplicate protection",
                 endpoint.name());
-            return new GuardDecision.Execute(new Ticket(endpoint, null, new OperationKey(operation.key(),
-                operation.requestDigest(), UUID.randomUUID().toString())), null);
+            return new GuardDecision.Execute(new Ticket(endpoint, null, new OperationKey(hash, fingerprint,
+                UUID.randomUUID().toString())), null);
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
         return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
             ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "Duplicate protection is unavailable, so nothing was "
-                + "executed; retry with the same idempotency key."), RETRY_SECONDS), null);
+                + "executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
     }
 
     /** Whether an answer is final, so stored and replayed: a 2xx, or a business refusal reached by the effect. */
-    public static boolean storable(int status, Problem problem) {
+    private static boolean storable(int status, Problem problem) {
         if (status >= 200 && status < 300) {
             return true;
         }
@@ -150,12 +150,13 @@ public class IdempotencyGuard {
     }
 
     /**
-     * Completes a ticket with the call's answer: a final answer is stored (unless the effect's script stored it
-     * already), anything else releases the claim so a retry executes. A 503 may come after the effect ran (a
-     * timeout, too few replicas), so its claim is released in the background, fenced, and the answer is the
-     * refusal returned here: the call may have been applied, and a retry with the same key gets its result.
+     * Completes a ticket with the call's answer (its problem document when it is one): a final answer is stored
+     * (unless the effect's script stored it already), anything else releases the claim so a retry executes. A 503
+     * may come after the effect ran (a timeout, too few replicas), so its claim is released in the background,
+     * fenced, and the answer is the refusal returned here: the call may have been applied, and a retry with the
+     * same key gets its result.
      */
-    public Uni<Refusal> finish(Ticket ticket, int status, boolean storable, String contentType, String location,
+    public Uni<Refusal> finish(Ticket ticket, int status, Problem problem, String contentType, String location,
                                Supplier<String> body) {
         if (!ticket.claimed()) {
             return Uni.createFrom().nullItem();
@@ -166,9 +167,9 @@ public class IdempotencyGuard {
             protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
             return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
                 "The store did not answer in time, so this attempt may have been applied; retry with the same "
-                    + "idempotency key to get its result (it is never applied twice)."), RETRY_SECONDS));
+                    + "idempotency key to get its result (it is never applied twice)."), ProblemCatalogue.RETRY_SECONDS));
         }
-        if (!storable) {
+        if (!storable(status, problem)) {
             return protocol.abandon(ticket.claim())
                 .onFailure().invoke(failure -> LOG.warnf("could not release idempotency claim on %s", route))
                 .onFailure().recoverWithItem(false)

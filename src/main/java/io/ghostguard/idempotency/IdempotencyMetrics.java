@@ -10,7 +10,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The idempotency layer's telemetry: {@code idempotency_requests_total{route, outcome, caller_type}} and the
@@ -43,11 +42,6 @@ public class IdempotencyMetrics {
             Timer.Sample sample = Timer.start(registry);
             return call.onItemOrFailure().invoke((item, failure) -> sample.stop(timer(operation, failure == null)));
         });
-    }
-
-    /** Records one store call that was timed elsewhere: the folded script, from the guard's hand-over. */
-    void recordStore(String operation, long nanos, boolean ok) {
-        timer(operation, ok).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private Timer timer(String operation, boolean ok) {

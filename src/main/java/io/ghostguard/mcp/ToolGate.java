@@ -151,8 +151,7 @@ public class ToolGate {
                 .flatMap(answer -> {
                     String body = write(answer.body());
                     Problem problem = answer.body() instanceof Problem document ? document : null;
-                    return guard.finish(ticket, answer.status(), IdempotencyGuard.storable(answer.status(), problem),
-                            Ticket.JSON, null, () -> body)
+                    return guard.finish(ticket, answer.status(), problem, Ticket.JSON, null, () -> body)
                         .map(refusal -> refusal != null ? error(refusal, rate)
                             : answered(answer.status(), body, false, rate));
                 });
@@ -160,13 +159,7 @@ public class ToolGate {
         if (decision instanceof GuardDecision.Replay replay) {
             return Uni.createFrom().item(answered(replay.stored().status(), replay.stored().body(), true, rate));
         }
-        if (decision instanceof GuardDecision.Reused reused) {
-            return Uni.createFrom().item(error(reused.refusal(), rate));
-        }
-        if (decision instanceof GuardDecision.InProgress running) {
-            return Uni.createFrom().item(error(running.refusal(), rate));
-        }
-        return Uni.createFrom().item(error(((GuardDecision.Refused) decision).refusal(), rate));
+        return Uni.createFrom().item(error(((GuardDecision.Refusing) decision).refusal(), rate));
     }
 
     /** Every call: the access on the call's own context (labels included), the scope, then the body. */

@@ -14,11 +14,6 @@ import java.util.HexFormat;
  */
 public record OperationKey(String key, String requestDigest, String execution) {
 
-    /** The natural key without an execution (for a caller that only looks orders up by it). */
-    public OperationKey(String key, String requestDigest) {
-        this(key, requestDigest, null);
-    }
-
     /**
      * The idempotency key sent to the payment provider: the scoped key bound to this request and to this execution.
      * A provider answers a key it knows with its first authorisation, voided or not; binding the key to the

@@ -77,13 +77,7 @@ public class IdempotencyFilter {
                 if (decision instanceof GuardDecision.Replay replay) {
                     return RestAnswers.replay(replay.stored());
                 }
-                if (decision instanceof GuardDecision.Reused reused) {
-                    return RestAnswers.refusal(reused.refusal(), decision.rate());
-                }
-                if (decision instanceof GuardDecision.InProgress running) {
-                    return RestAnswers.refusal(running.refusal(), decision.rate());
-                }
-                return RestAnswers.refusal(((GuardDecision.Refused) decision).refusal(), decision.rate());
+                return RestAnswers.refusal(((GuardDecision.Refusing) decision).refusal(), decision.rate());
             });
     }
 
@@ -96,10 +90,9 @@ public class IdempotencyFilter {
         request.removeProperty(TICKET);
         int status = response.getStatus();
         Problem problem = response.getEntity() instanceof Problem document ? document : null;
-        boolean storable = IdempotencyGuard.storable(status, problem);
         String contentType = response.getMediaType() == null ? MediaType.APPLICATION_JSON
             : response.getMediaType().toString();
-        return guard.finish(ticket, status, storable, contentType, response.getHeaderString(HttpHeaders.LOCATION),
+        return guard.finish(ticket, status, problem, contentType, response.getHeaderString(HttpHeaders.LOCATION),
                 () -> storedBody(response, contentType))
             .invoke(refusal -> {
                 if (refusal != null) {

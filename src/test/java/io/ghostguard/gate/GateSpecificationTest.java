@@ -13,6 +13,7 @@ import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
@@ -55,14 +56,7 @@ class GateSpecificationTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> limits = new HashMap<>();
-            limits.put("orders.limits.enabled", "true");
-            for (String caller : List.of("human", "agent", "mcp", "unknown")) {
-                limits.put("orders.limits.reads." + caller + ".quota", "1000");
-                limits.put("orders.limits.writes." + caller + ".quota", "1000");
-                limits.put("orders.limits.new-keys." + caller + ".quota", "1000");
-                limits.put("orders.limits.spend." + caller + ".amount", "100000000");
-            }
+            Map<String, String> limits = LimitSettings.generous();
             for (String caller : List.of("mcp", "unknown")) {
                 limits.put("orders.limits.writes." + caller + ".quota", Integer.toString(WRITES));
                 limits.put("orders.limits.writes." + caller + ".window", "PT1H");
@@ -78,9 +72,14 @@ class GateSpecificationTest {
         REST {
             @Override
             Answer place(String token, String userAgent, String key, String sku, int quantity, String payment) {
+                return send(token, userAgent, key, body(sku, quantity, payment));
+            }
+
+            @Override
+            Answer send(String token, String userAgent, String key, String request) {
                 Response response = as(token).header("User-Agent", userAgent)
                     .contentType("application/json").header(IdempotencyKey.HEADER, key)
-                    .body(body(sku, quantity, payment))
+                    .body(request)
                     .post("/api/v1/orders");
                 JsonObject body = new JsonObject(response.asString());
                 return new Answer(response.statusCode(), body, "true".equals(response.header(
@@ -100,12 +99,17 @@ class GateSpecificationTest {
         MCP {
             @Override
             Answer place(String token, String userAgent, String key, String sku, int quantity, String payment) {
+                return send(token, userAgent, key, body(sku, quantity, payment));
+            }
+
+            @Override
+            Answer send(String token, String userAgent, String key, String request) {
                 McpStreamableTestClient client = McpAssured.newStreamableClient()
                     .setAdditionalHeaders(message -> MultiMap.caseInsensitiveMultiMap()
                         .add("Authorization", "Bearer " + token).add("User-Agent", userAgent))
                     .build().connect();
                 AtomicReference<io.quarkiverse.mcp.server.ToolResponse> result = new AtomicReference<>();
-                Map<String, Object> arguments = new HashMap<>(new JsonObject(body(sku, quantity, payment)).getMap());
+                Map<String, Object> arguments = new HashMap<>(new JsonObject(request).getMap());
                 arguments.put("idempotencyKey", key);
                 client.when().toolsCall("place_order", arguments, result::set).thenAssertResults();
                 Map<MetaKey, Object> meta = result.get()._meta();
@@ -129,6 +133,9 @@ class GateSpecificationTest {
         };
 
         abstract Answer place(String token, String userAgent, String key, String sku, int quantity, String payment);
+
+        /** Places with {@code request} as the surface's JSON (REST body, MCP arguments) and {@code key} as given. */
+        abstract Answer send(String token, String userAgent, String key, String request);
 
         /** Method and route of the surface's idempotency scope, as the hash takes them. */
         abstract String scope();
@@ -297,6 +304,24 @@ class GateSpecificationTest {
         Answer reused = surface.place(token, PLAIN, key, sku, 2, "tok_ok");
         assertEquals(422, reused.status());
         assertFalse(provider.voided(live.body().getString("paymentId")), "the CONFIRMED order keeps its hold");
+        assertEquals(9, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void oneRequestSpelledTwoWaysIsOneRequest(Surface surface) {
+        String sku = unique("spelled");
+        stock(sku, 10, 100);
+        String token = human(unique("h"));
+        String key = unique("key");
+        JsonObject absent = new JsonObject(surface.body(sku, 1, "tok_ok"));
+        Answer first = surface.send(token, PLAIN, key, absent.encode());
+        assertEquals(201, first.status());
+        Answer quotedAndNull = surface.send(token, PLAIN, "\"" + key + "\"",
+            absent.copy().putNull("clientReference").encode());
+        assertTrue(quotedAndNull.replayed(), "the quoted key is the key, an explicit null the absent member");
+        assertEquals(first.body(), quotedAndNull.body());
+        assertEquals(400, surface.send(token, PLAIN, "a," + key, absent.encode()).status(), "two keys joined");
         assertEquals(9, available(sku));
     }
 

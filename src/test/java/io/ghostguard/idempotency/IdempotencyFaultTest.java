@@ -102,7 +102,8 @@ class IdempotencyFaultTest {
         String hash = IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
         // The first attempt: claimed, order committed by the domain, then the process died before storing.
         PlaceOrder command = new PlaceOrder("c-crash", List.of(new OrderItem(sku, 2)), "EUR", "tok_ok", null);
-        OperationKey operation = new OperationKey(hash, Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8)));
+        OperationKey operation = new OperationKey(hash, Fingerprint.of("POST", ORDERS, body.getBytes(UTF_8)),
+            "crashed-execution");
         Placement first = orders.place(new PlaceOrderCommand(new TenantId(Tokens.TENANT), command, operation, null, null))
             .await().atMost(Duration.ofSeconds(10));
         String storageKey = "idem:{t:default}:" + hash;

@@ -15,6 +15,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
@@ -26,7 +27,6 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,14 +45,7 @@ class LimitsTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> limits = new HashMap<>();
-            limits.put("orders.limits.enabled", "true");
-            for (String caller : List.of("human", "agent", "mcp", "unknown")) {
-                limits.put("orders.limits.reads." + caller + ".quota", "1000");
-                limits.put("orders.limits.writes." + caller + ".quota", "1000");
-                limits.put("orders.limits.new-keys." + caller + ".quota", "1000");
-                limits.put("orders.limits.spend." + caller + ".amount", "100000000");
-            }
+            Map<String, String> limits = LimitSettings.generous();
             limits.put("orders.limits.writes.agent.quota", Integer.toString(AGENT_WRITES));
             // An hour's window: nothing refills while a burst runs, however slow the machine.
             limits.put("orders.limits.writes.agent.window", "PT1H");

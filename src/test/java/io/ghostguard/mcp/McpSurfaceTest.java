@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
@@ -51,14 +52,7 @@ class McpSurfaceTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> limits = new HashMap<>();
-            limits.put("orders.limits.enabled", "true");
-            for (String caller : List.of("human", "agent", "mcp", "unknown")) {
-                limits.put("orders.limits.reads." + caller + ".quota", "1000");
-                limits.put("orders.limits.writes." + caller + ".quota", "1000");
-                limits.put("orders.limits.new-keys." + caller + ".quota", "1000");
-                limits.put("orders.limits.spend." + caller + ".amount", "100000000");
-            }
+            Map<String, String> limits = LimitSettings.generous();
             limits.put("orders.limits.reads.mcp.quota", Integer.toString(READS));
             limits.put("orders.limits.reads.mcp.window", "PT1H");
             limits.put("orders.limits.new-keys.mcp.quota", "1");
@@ -205,7 +199,8 @@ class McpSurfaceTest {
     @Test
     void sessionsPerPrincipalAreBoundedAndAClosedOneFreesItsSlot() {
         String token = human(unique("sessions"));
-        double openBefore = value(metrics(), "mcp_sessions_open");
+        PrometheusText before = metrics();
+        double openBefore = value(before, "mcp_sessions_open");
         String[] sessions = new String[SmallSessions.SESSIONS];
         for (int i = 0; i < sessions.length; i++) {
             sessions[i] = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
@@ -213,7 +208,8 @@ class McpSurfaceTest {
         assertEquals(openBefore + SmallSessions.SESSIONS, value(metrics(), "mcp_sessions_open"));
         open(token).then().statusCode(429).header("Retry-After", notNullValue())
             .body("policy", equalTo("sessions"));
-        assertTrue(value(metrics(), "mcp_sessions_refused_total", "caller_type", "human") >= 1);
+        assertEquals(value(before, "mcp_sessions_refused_total", "caller_type", "human") + 1,
+            value(metrics(), "mcp_sessions_refused_total", "caller_type", "human"), "the refusal is counted once");
         close(token, sessions[0]);
         String again = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
         close(token, again);

@@ -179,6 +179,13 @@ class McpToolsTest {
     }
 
     @Test
+    void aForgedCursorIsRefusedAsOnRest() {
+        JsonObject refused = problem(call(client(Tokens.defaultToken()), "list_orders", Map.of("cursor", "bm90LW91cnM")));
+        assertEquals(400, refused.getInteger("status"));
+        assertEquals("cursor", refused.getJsonArray("violations").getJsonObject(0).getString("field"));
+    }
+
+    @Test
     void protocolErrorsStayJsonRpcErrors() {
         client(Tokens.defaultToken()).when().toolsCall("drop_database").withArguments(Map.of())
             .withErrorAssert(error -> assertEquals(-32602, error.code())).send().thenAssertResults();
