@@ -1,6 +1,7 @@
 package io.ghostguard.security;
 
 import io.ghostguard.api.Claims;
+import io.quarkus.oidc.runtime.OidcJwtCallerPrincipal;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -39,14 +40,26 @@ public class TokenClaims implements SecurityIdentityAugmentor {
         }
         QuarkusSecurityIdentity.Builder augmented = QuarkusSecurityIdentity.builder(identity);
         augmented.addAttribute(Claims.SUBJECT, subject);
-        Object tenant = token.getClaim(Claims.TENANT);
+        Object tenant = claim(token, Claims.TENANT);
         if (tenant instanceof String value && TENANT_PATTERN.matcher(value).matches()) {
             augmented.addAttribute(Claims.TENANT, value);
         }
-        Object callerType = token.getClaim(Claims.CALLER_TYPE);
+        Object callerType = claim(token, Claims.CALLER_TYPE);
         if (callerType instanceof String value && CLAIMABLE_CALLER_TYPES.contains(value)) {
             augmented.addAttribute(Claims.CALLER_TYPE, value);
         }
         return Uni.createFrom().item(augmented.build());
+    }
+
+    /**
+     * A claim that the MicroProfile JWT standard does not name. {@code JsonWebToken.getClaim} first looks the name up
+     * among the standard claims by {@code Enum.valueOf}, which throws (and fills a stack trace) for every other
+     * name, on every request; the verified claims of an OIDC token are read directly instead.
+     */
+    private static Object claim(JsonWebToken token, String name) {
+        if (token instanceof OidcJwtCallerPrincipal oidc) {
+            return oidc.getClaims().getClaimValue(name);
+        }
+        return token.getClaim(name);
     }
 }
