@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Side by side, on loopback only: this service against the Spring Boot peer with an idempotency library
 # (../shared/peers/spring-idempotent), both verifying the same bearer tokens, each on its own redis-server.
-#   1. start-up to ready and idle RSS: ours on JDK 17, on JDK 25, on JDK 25 with an AOT cache; the peer on JDK 17;
+#   1. start-up to ready, idle RSS and time to peak: ours on JDK 17, on JDK 25, on JDK 25 with the AOT cache that
+#      the container image trains (src/main/docker/Dockerfile.jvm, -XX:AOTMode=on so that an unusable cache fails);
+#      the peer's start-up on JDK 17 (its time to peak is its warm-up below);
 #   2. a fair warm-up: every service under the same load, one 10 s window after another, for at least
 #      MIN_WARMUP seconds and then until three successive windows are within 5 % of each other (at most
 #      MAX_WARMUP seconds); every window printed, and the time to peak (the first window within 5 % of the
@@ -11,10 +13,11 @@
 #      ratios last; p99 of ours paced to the peer's median rate;
 #   4. the Redis-side limit: redis-benchmark against the gate's two scripts of a placement (claim, then the
 #      placing script with its commit) on an idle Redis, and ours as a fraction of it.
-# Needs redis-server, wrk and curl (Debian: apt-get install -y redis-server wrk curl). Every loop is bounded.
+# Needs redis-server, wrk, curl and python3 (Debian: apt-get install -y redis-server wrk curl). Every loop is bounded.
 # Usage: src/bench/compare.sh [rounds, default 5] [seconds per round, default 10] [least warm-up seconds, default 120]
 #        [connections, default 32]; PEER_SRC overrides where the peer's sources are, JDK25 where JDK 25 is,
-#        MAX_WARMUP the longest warm-up per service in seconds (default 300).
+#        MAX_WARMUP the longest warm-up per service in seconds (default 300), RAMP_MAX the longest ramp measured
+#        after each start-up variant (default 120).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -22,6 +25,7 @@ ROUNDS=${1:-5}
 DURATION=${2:-10}
 WARMUP=${3:-120}
 MAX_WARMUP=${MAX_WARMUP:-300}
+RAMP_MAX=${RAMP_MAX:-120}
 CONNECTIONS=${4:-32}
 PEER_SRC=${PEER_SRC:-../shared/peers/spring-idempotent}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
@@ -45,6 +49,13 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
+# Telemetry as deployed: every request traced (the configured sampler) and exported over OTLP, here to a receiver
+# that keeps nothing (src/bench/otlp-sink.py), and metrics scraped by nobody but kept as always.
+OTLP_PORT=14318
+python3 src/bench/otlp-sink.py "$OTLP_PORT" > "$OUT/otlp-sink.log" 2>&1 &
+OTLP_PID=$!
+pids+=("$OTLP_PID")
+
 start_redis() { # port
   redis-server --port "$1" --bind 127.0.0.1 --save "" --appendonly no --daemonize no --loglevel warning \
     > "$OUT/redis-$1.log" 2>&1 &
@@ -56,15 +67,16 @@ start_redis() { # port
 # Ours as deployed: tokens verified, limits on with quotas too high to refuse a benchmark.
 start_ours() { # name http-port management-port redis-port java [extra options...]
   local name=$1 http=$2 management=$3 redis=$4 java=$5; shift 5
-  local started; started=$(date +%s%N)
-  "$java" -Xmx512m "$@" -Dquarkus.http.port="$http" -Dquarkus.http.host=127.0.0.1 \
+  local started; started=$(date +%s%N) dir=${APP_DIR:-target/quarkus-app}
+  (cd "$dir" && exec "$java" -Xmx512m "$@" -Dquarkus.http.port="$http" -Dquarkus.http.host=127.0.0.1 \
     -Dquarkus.management.port="$management" -Dquarkus.management.host=127.0.0.1 \
     -Dquarkus.redis.hosts="redis://127.0.0.1:$redis" \
     -Dquarkus.oidc.public-key="$PUBLIC_KEY" -Dquarkus.oidc.token.issuer="$ISSUER" \
     -Dorders.limits.reads.unknown.quota=1000000000 -Dorders.limits.writes.unknown.quota=1000000000 \
     -Dorders.limits.new-keys.unknown.quota=1000000000 -Dorders.limits.spend.unknown.amount=1000000000000000 \
-    -Dquarkus.otel.sdk.disabled=true -Dquarkus.log.level=WARN \
-    -jar target/quarkus-app/quarkus-run.jar > "$OUT/$name.log" 2>&1 &
+    -Dquarkus.otel.exporter.otlp.protocol=http/protobuf \
+    -Dquarkus.otel.exporter.otlp.endpoint=http://127.0.0.1:$OTLP_PORT -Dquarkus.log.level=WARN \
+    -jar quarkus-run.jar) > "$OUT/$name.log" 2>&1 &
   LAST_PID=$!
   pids+=("$LAST_PID")
   LAST_READY_MS=$(wait_http "http://127.0.0.1:$management/q/health/ready" "$started") \
@@ -97,27 +109,62 @@ start_redis 16401
 start_redis 16402
 start_redis 16403
 
-echo "== start-up to ready, idle RSS"
-start_ours startup-17 18410 19410 16403 java
-printf '  %-34s %6s ms   %5s MiB\n' "ours, JDK 17" "$LAST_READY_MS" "$(idle_rss "$LAST_PID")"
-stop "$LAST_PID"
+# One 10 s window after another under the load of the rounds, until the service is on its plateau (bounded).
+# Prints every window; sets PLATEAU_<name> (mean of the last three) and PEAK_S_<name> (seconds until the first
+# window within 5 % of it).
+plateau() { # name, wrk args...
+  local name=$1; shift
+  local windows=() elapsed=0 n
+  while :; do
+    wrk -t2 -c"$CONNECTIONS" -d10s "$@" > "$OUT/warm-$name.txt"
+    windows+=("$(awk '/Requests\/sec/ {print $2}' "$OUT/warm-$name.txt")")
+    elapsed=$(( elapsed + 10 ))
+    n=${#windows[@]}
+    if [ "$elapsed" -ge "${MIN_S:-$WARMUP}" ] && [ "$n" -ge 3 ] && awk -v a="${windows[n-3]}" -v b="${windows[n-2]}" \
+        -v c="${windows[n-1]}" 'BEGIN {lo = a; hi = a; if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b;
+        if (c > hi) hi = c; exit !(hi <= lo * 1.05)}'; then
+      break
+    fi
+    if [ "$elapsed" -ge "${MAX_S:-$MAX_WARMUP}" ]; then
+      echo "  $name: no plateau within ${MAX_S:-$MAX_WARMUP}s (last three windows differ by more than 5 %)"
+      break
+    fi
+  done
+  local mean peak=0 i
+  mean=$(awk -v a="${windows[n-3]}" -v b="${windows[n-2]}" -v c="${windows[n-1]}" 'BEGIN {printf "%.0f", (a+b+c)/3}')
+  for i in "${!windows[@]}"; do
+    if awk -v w="${windows[$i]}" -v m="$mean" 'BEGIN {exit !(w >= m * 0.95)}'; then peak=$(( (i + 1) * 10 )); break; fi
+  done
+  printf '  %-10s windows (req/s): %s\n' "$name" "${windows[*]}"
+  printf '  %-10s plateau %s req/s after %s s; time to peak %s s\n' "$name" "$mean" "$elapsed" "$peak"
+  eval "PLATEAU_${name//-/_}=$mean"
+  eval "PEAK_S_${name//-/_}=$peak"
+}
+
+echo "== start-up to ready, idle RSS, then time to peak from the start (windows until three are within 5 %, at most ${RAMP_MAX}s)"
+# Each variant in turn on the same Redis: ready, idle RSS, then its ramp under the load of the rounds.
+startup_variant() { # label name java [extra options...]
+  local label=$1 name=$2 java=$3; shift 3
+  start_ours "$name" 18410 19410 16403 "$java" "$@"
+  local ready=$LAST_READY_MS rss; rss=$(idle_rss "$LAST_PID")
+  seed http://127.0.0.1:18410 "bench-$name"
+  MIN_S=0 MAX_S=$RAMP_MAX plateau "$name" -s src/bench/unique-orders.lua http://127.0.0.1:18410 -- "bench-$name" "ramp-$name"
+  eval "local peak=\$PEAK_S_${name//-/_} top=\$PLATEAU_${name//-/_}"
+  STARTUP_LINES+=("$(printf '  %-34s ready %6s ms   idle %4s MiB   peak %5s req/s after %3s s' "$label" "$ready" "$rss" "$top" "$peak")")
+  stop "$LAST_PID"
+}
+STARTUP_LINES=()
+startup_variant "ours, JDK 17" startup-17 java
 if [ -x "$JDK25/bin/java" ]; then
-  start_ours startup-25 18410 19410 16403 "$JDK25/bin/java"
-  printf '  %-34s %6s ms   %5s MiB\n' "ours, JDK 25" "$LAST_READY_MS" "$(idle_rss "$LAST_PID")"
-  stop "$LAST_PID"
-  # Training run: the JVM writes the AOT cache when it exits, after start-up and some traffic.
-  rm -f "$OUT/app.aot"
-  start_ours aot-training 18410 19410 16403 "$JDK25/bin/java" -XX:AOTCacheOutput="$OUT/app.aot"
-  seed http://127.0.0.1:18410 bench-training
-  wrk -t1 -c4 -d5s -s src/bench/unique-orders.lua http://127.0.0.1:18410 -- bench-training training >/dev/null
-  stop "$LAST_PID"
-  if [ -f "$OUT/app.aot" ]; then
-    start_ours startup-25-aot 18410 19410 16403 "$JDK25/bin/java" -XX:AOTCache="$OUT/app.aot"
-    printf '  %-34s %6s ms   %5s MiB   (cache %s MiB)\n' "ours, JDK 25 + AOT cache" "$LAST_READY_MS" \
-      "$(idle_rss "$LAST_PID")" "$(( $(stat -c %s "$OUT/app.aot") / 1048576 ))"
-    stop "$LAST_PID"
-  else
-    echo "  JDK 25 AOT cache: not written (see $OUT/aot-training.log)"
+  startup_variant "ours, JDK 25" startup-25 "$JDK25/bin/java"
+  # The AOT cache as the container image makes it (src/main/docker/Dockerfile.jvm): a training start of a copy
+  # of the application with the JDK that will run it.
+  rm -rf "$OUT/aot-app" && cp -r target/quarkus-app "$OUT/aot-app"
+  (cd "$OUT/aot-app" && "$JDK25/bin/java" -XX:AOTCacheOutput=app.aot -Dquarkus.appcds.generate=true -jar quarkus-run.jar \
+    > ../aot-training.log 2>&1) || { echo "  the AOT training start failed (see $OUT/aot-training.log)"; }
+  if [ -f "$OUT/aot-app/app.aot" ]; then
+    APP_DIR=$OUT/aot-app startup_variant "ours, JDK 25 + AOT cache ($(( $(stat -c %s "$OUT/aot-app/app.aot") / 1048576 )) MiB)" \
+      startup-25-aot "$JDK25/bin/java" -XX:AOTMode=on -XX:AOTCache=app.aot
   fi
 fi
 start_peer 18402 16402
@@ -137,37 +184,6 @@ ORDER_ID=$(curl -sf -X POST "$OURS/api/v1/orders" -H 'Content-Type: application/
   -H "$AUTH" -d '{"customerId":"bench","items":[{"sku":"bench","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}' \
   | sed 's/.*"id":"\([^"]*\)".*/\1/')
 
-# One 10 s window after another under the load of the rounds, until the service is on its plateau (bounded).
-# Prints every window; sets PLATEAU_<name> (mean of the last three) and PEAK_S_<name> (seconds until the first
-# window within 5 % of it).
-plateau() { # name, wrk args...
-  local name=$1; shift
-  local windows=() elapsed=0 n
-  while :; do
-    wrk -t2 -c"$CONNECTIONS" -d10s "$@" > "$OUT/warm-$name.txt"
-    windows+=("$(awk '/Requests\/sec/ {print $2}' "$OUT/warm-$name.txt")")
-    elapsed=$(( elapsed + 10 ))
-    n=${#windows[@]}
-    if [ "$elapsed" -ge "$WARMUP" ] && [ "$n" -ge 3 ] && awk -v a="${windows[n-3]}" -v b="${windows[n-2]}" \
-        -v c="${windows[n-1]}" 'BEGIN {lo = a; hi = a; if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b;
-        if (c > hi) hi = c; exit !(hi <= lo * 1.05)}'; then
-      break
-    fi
-    if [ "$elapsed" -ge "$MAX_WARMUP" ]; then
-      echo "  $name: no plateau within ${MAX_WARMUP}s (last three windows differ by more than 5 %)"
-      break
-    fi
-  done
-  local mean peak=0 i
-  mean=$(awk -v a="${windows[n-3]}" -v b="${windows[n-2]}" -v c="${windows[n-1]}" 'BEGIN {printf "%.0f", (a+b+c)/3}')
-  for i in "${!windows[@]}"; do
-    if awk -v w="${windows[$i]}" -v m="$mean" 'BEGIN {exit !(w >= m * 0.95)}'; then peak=$(( (i + 1) * 10 )); break; fi
-  done
-  printf '  %-10s windows (req/s): %s\n' "$name" "${windows[*]}"
-  printf '  %-10s plateau %s req/s after %s s; time to peak %s s\n' "$name" "$mean" "$elapsed" "$peak"
-  eval "PLATEAU_${name//-/_}=$mean"
-  eval "PEAK_S_${name//-/_}=$peak"
-}
 
 echo "== warm-up: at least ${WARMUP}s each, then until three 10 s windows are within 5 % (at most ${MAX_WARMUP}s)"
 plateau ours -s src/bench/unique-orders.lua "$OURS" -- bench warm-ours
@@ -229,10 +245,13 @@ LIMIT=$(awk -v a="$CLAIM_RPS" -v b="$PLACE_RPS" 'BEGIN {printf "%.0f", 1 / (1 / 
 echo "  claim script $CLAIM_RPS/s, placing script $PLACE_RPS/s: one placement (both) $LIMIT/s"
 
 echo "== result"
+printf '%s\n' "${STARTUP_LINES[@]}"
 echo "  plateaus: ours $PLATEAU_ours, peer $PLATEAU_peer, ours idempotency off $PLATEAU_ours_off req/s; time to peak: ours ${PEAK_S_ours}s, peer ${PEAK_S_peer}s"
 echo "  median ours/peer ${vs_peer[*]} -> $(median "${vs_peer[@]}")   (goal >= 2.0 at steady state)"
 echo "  median idempotency on/off ${on_off[*]} -> $(median "${on_off[@]}")   (goal >= 0.90)"
 echo "  median replay/read ${replay_read[*]} -> $(median "${replay_read[@]}")   (goal >= 1.0)"
 OURS_MEDIAN=$(median $(for r in $(seq 1 "$ROUNDS"); do eval "echo \$RPS_ours_post_$r"; done))
 echo "  ours as a fraction of the Redis-side limit: $(ratio "$OURS_MEDIAN" "$LIMIT")   (goal >= 0.25)"
+kill "$OTLP_PID" 2>/dev/null && wait "$OTLP_PID" 2>/dev/null || true
+echo "  telemetry exported by the services under test: $(cat "$OUT/otlp-sink.log")"
 echo "  replays the service counted: $REPLAYED (the replay rounds only; unique-key rounds must add none)"

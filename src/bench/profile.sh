@@ -19,6 +19,10 @@ mint_token
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
+# Telemetry as deployed: traces exported over OTLP to a receiver that keeps nothing.
+OTLP_PORT=14319
+python3 src/bench/otlp-sink.py "$OTLP_PORT" > "$OUT/otlp-sink.log" 2>&1 &
+pids+=($!)
 redis-server --port 16421 --bind 127.0.0.1 --save "" --appendonly no --loglevel warning > "$OUT/redis.log" 2>&1 &
 pids+=($!)
 sleep 0.5
@@ -27,7 +31,8 @@ java -Xmx512m -Dquarkus.http.port=18421 -Dquarkus.http.host=127.0.0.1 -Dquarkus.
   -Dquarkus.redis.hosts=redis://127.0.0.1:16421 -Dquarkus.oidc.public-key="$PUBLIC_KEY" \
   -Dquarkus.oidc.token.issuer="$ISSUER" -Dorders.limits.writes.unknown.quota=1000000000 \
   -Dorders.limits.new-keys.unknown.quota=1000000000 -Dorders.limits.spend.unknown.amount=1000000000000000 \
-  -Dquarkus.otel.sdk.disabled=true -Dquarkus.log.level=WARN -jar "$APP_DIR/quarkus-run.jar" > "$OUT/app.log" 2>&1 &
+  -Dquarkus.otel.exporter.otlp.protocol=http/protobuf \
+    -Dquarkus.otel.exporter.otlp.endpoint=http://127.0.0.1:$OTLP_PORT -Dquarkus.log.level=WARN -jar "$APP_DIR/quarkus-run.jar" > "$OUT/app.log" 2>&1 &
 APP=$!
 pids+=("$APP")
 wait_http http://127.0.0.1:19421/q/health/ready "$started" >/dev/null
