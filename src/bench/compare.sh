@@ -160,15 +160,18 @@ if [ -x "$JDK25/bin/java" ]; then
   # The AOT cache as the container image makes it (src/main/docker/Dockerfile.jvm): a training start of a copy
   # of the application with the JDK that will run it.
   rm -rf "$OUT/aot-app" && cp -r target/quarkus-app "$OUT/aot-app"
-  (cd "$OUT/aot-app" && "$JDK25/bin/java" -XX:AOTCacheOutput=app.aot -Dquarkus.appcds.generate=true -jar quarkus-run.jar \
-    > ../aot-training.log 2>&1) || { echo "  the AOT training start failed (see $OUT/aot-training.log)"; }
+  rm -f "$OUT/aot-app/app-cds.jsa"
+  src/main/docker/train-aot-cache.sh "$OUT/aot-app" "$JDK25/bin/java" > "$OUT/aot-training.log" 2>&1 \
+    || echo "  the AOT training start failed (see $OUT/aot-training.log)"
   if [ -f "$OUT/aot-app/app.aot" ]; then
     APP_DIR=$OUT/aot-app startup_variant "ours, JDK 25 + AOT cache ($(( $(stat -c %s "$OUT/aot-app/app.aot") / 1048576 )) MiB)" \
       startup-25-aot "$JDK25/bin/java" -XX:AOTMode=on -XX:AOTCache=app.aot
   fi
 fi
 start_peer 18402 16402
-printf '  %-34s %6s ms   %5s MiB\n' "peer (Spring Boot), JDK 17" "$LAST_READY_MS" "$(idle_rss "$LAST_PID")"
+STARTUP_LINES+=("$(printf '  %-34s ready %6s ms   idle %4s MiB   peak: its warm-up below' "peer (Spring Boot), JDK 17" \
+  "$LAST_READY_MS" "$(idle_rss "$LAST_PID")")")
+printf '%s\n' "${STARTUP_LINES[-1]}"
 PEER_PID=$LAST_PID
 
 OURS=http://127.0.0.1:18401
