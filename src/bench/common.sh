@@ -36,15 +36,28 @@ wait_http() { # url start_ns
 # Resident memory of a process in MiB.
 rss_mib() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
 
-# One wrk run; prints "name req/s p99" and sets RPS_<name> and P99_<name>.
+# CPU time (user + system) of a process so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+# One wrk run; prints "name req/s p99" and sets RPS_<name> and P99_<name>. With CPU_PIDS (a list of
+# label=pid, e.g. "jvm=123 redis=456") it also prints each process's CPU time per request, in microseconds.
 run_wrk() { # name, seconds, wrk args...
   local name=$1 seconds=$2; shift 2
+  local entry before=() after=() i=0
+  for entry in ${CPU_PIDS:-}; do before+=("$(cpu_ticks "${entry#*=}")"); done
   wrk -t2 -c"$CONNECTIONS" -d"${seconds}s" --latency "$@" > "$OUT/$name.txt"
-  local rps p99 non2xx
+  for entry in ${CPU_PIDS:-}; do after+=("$(cpu_ticks "${entry#*=}")"); done
+  local rps p99 non2xx requests cpu=''
   rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/$name.txt")
   p99=$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")
   non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
-  printf '  %-26s %10s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
+  requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
+  for entry in ${CPU_PIDS:-}; do
+    cpu+=$(awk -v t="$(( after[i] - before[i] ))" -v hz="$(getconf CLK_TCK)" -v n="$requests" -v l="${entry%%=*}" \
+      'BEGIN {printf "   %s %.0f us/req", l, t * 1000000 / hz / n}')
+    i=$(( i + 1 ))
+  done
+  printf '  %-26s %10s req/s   p99 %8s   non-2xx %s%s\n' "$name" "$rps" "$p99" "${non2xx:-0}" "$cpu"
   eval "RPS_${name//-/_}=$rps"
   eval "P99_${name//-/_}=$p99"
 }

@@ -10,7 +10,8 @@
 #      plateau) reported beside it;
 #   3. alternated rounds: POST /api/v1/orders with unique keys (ours, the peer, ours with place-order
 #      idempotency off), replay of one key and GET of its order (ours); every round printed, medians and
-#      ratios last; p99 of ours paced to the peer's median rate;
+#      ratios last, and the CPU time per request of each service's JVM and of its redis-server; p99 of ours paced
+#      to the peer's median rate;
 #   4. the Redis-side limit: redis-benchmark against the gate's two scripts of a placement (claim, then the
 #      placing script with its commit) on an idle Redis, and ours as a fraction of it.
 # Needs redis-server, wrk, curl and python3 (Debian: apt-get install -y redis-server wrk curl). Every loop is bounded.
@@ -60,6 +61,7 @@ start_redis() { # port
   redis-server --port "$1" --bind 127.0.0.1 --save "" --appendonly no --daemonize no --loglevel warning \
     > "$OUT/redis-$1.log" 2>&1 &
   pids+=($!)
+  eval "REDIS_PID_$1=$!"
   for _ in $(seq 1 50); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
   echo "redis on $1 did not start"; exit 1
 }
@@ -178,7 +180,9 @@ OURS=http://127.0.0.1:18401
 PEER=http://127.0.0.1:18402
 OFF=http://127.0.0.1:18403
 start_ours ours 18401 19401 16401 java
+OURS_PID=$LAST_PID
 start_ours ours-off 18403 19403 16403 java -Dorders.idempotency.endpoints.place-order.enabled=false
+OFF_PID=$LAST_PID
 seed "$OURS" bench
 seed "$PEER" bench
 seed "$OFF" bench
@@ -200,11 +204,17 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR
 vs_peer=(); on_off=(); replay_read=()
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round"
-  run_wrk "ours-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench "r$round-ours"
-  run_wrk "peer-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$PEER" -- bench "r$round-peer"
-  run_wrk "ours-off-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$OFF" -- bench "r$round-off"
-  run_wrk "ours-replay-$round" "$DURATION" -s src/bench/replay-order.lua "$OURS" -- "$KEY" bench
-  run_wrk "ours-read-$round" "$DURATION" -H "$AUTH" "$OURS/api/v1/orders/$ORDER_ID"
+  # Each run also prints the CPU time per request of the service's JVM and of its own redis-server.
+  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" \
+    run_wrk "ours-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench "r$round-ours"
+  CPU_PIDS="jvm=$PEER_PID redis=$REDIS_PID_16402" \
+    run_wrk "peer-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$PEER" -- bench "r$round-peer"
+  CPU_PIDS="jvm=$OFF_PID redis=$REDIS_PID_16403" \
+    run_wrk "ours-off-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$OFF" -- bench "r$round-off"
+  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" \
+    run_wrk "ours-replay-$round" "$DURATION" -s src/bench/replay-order.lua "$OURS" -- "$KEY" bench
+  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" run_wrk "ours-read-$round" "$DURATION" -H "$AUTH" \
+    "$OURS/api/v1/orders/$ORDER_ID"
   eval "o=\$RPS_ours_post_$round p=\$RPS_peer_post_$round f=\$RPS_ours_off_post_$round"
   eval "rp=\$RPS_ours_replay_$round rd=\$RPS_ours_read_$round"
   vs_peer+=("$(ratio "$o" "$p")"); on_off+=("$(ratio "$o" "$f")"); replay_read+=("$(ratio "$rp" "$rd")")
@@ -217,9 +227,18 @@ stop "$PEER_PID"
 PEER_MEDIAN=$(median $(for r in $(seq 1 "$ROUNDS"); do eval "echo \$RPS_peer_post_$r"; done))
 PEER_P99S=()
 for r in $(seq 1 "$ROUNDS"); do eval "PEER_P99S+=(\$P99_peer_post_$r)"; done
+# A pause of C/rate per connection ignores the time each request takes; one calibration run measures the mean
+# latency at that pace, and the measured run pauses C/rate minus it.
 PAUSE=$(awk -v c="$CONNECTIONS" -v rate="$PEER_MEDIAN" 'BEGIN {printf "%d", c * 1000 / rate}')
-echo "== ours paced to the peer's median throughput ($PEER_MEDIAN req/s: a ${PAUSE} ms pause per connection)"
-run_wrk ours-paced "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench paced "$PAUSE"
+run_wrk ours-paced-calibration "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench calibrate "$PAUSE" >/dev/null
+MEAN_MS=$(awk '$1 == "Latency" {v = $2; if (v ~ /us$/) {sub(/us$/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)}
+  else if (v ~ /s$/) {sub(/s$/, "", v); v *= 1000}; print v; exit}' "$OUT/ours-paced-calibration.txt")
+PAUSE=$(awk -v c="$CONNECTIONS" -v rate="$PEER_MEDIAN" -v l="$MEAN_MS" 'BEGIN {p = c * 1000 / rate - l; if (p < 0) p = 0;
+  printf "%d", p}')
+echo "== ours paced to the peer's median throughput ($PEER_MEDIAN req/s: a ${PAUSE} ms pause per connection, after a"
+echo "   calibration run at ${MEAN_MS} ms mean latency)"
+CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" \
+  run_wrk ours-paced "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench paced "$PAUSE"
 echo "  peer p99 in its rounds: ${PEER_P99S[*]}; ours at about its throughput: $P99_ours_paced"
 
 REPLAYED=$(curl -s http://127.0.0.1:19401/q/metrics \
