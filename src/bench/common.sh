@@ -53,6 +53,7 @@ run_wrk() { # name, seconds, wrk args...
   non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
   requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
   for entry in ${CPU_PIDS:-}; do
+    [ "${requests:-0}" -gt 0 ] 2>/dev/null || break
     cpu+=$(awk -v t="$(( after[i] - before[i] ))" -v hz="$(getconf CLK_TCK)" -v n="$requests" -v l="${entry%%=*}" \
       'BEGIN {printf "   %s %.0f us/req", l, t * 1000000 / hz / n}')
     i=$(( i + 1 ))

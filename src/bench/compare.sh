@@ -170,6 +170,8 @@ if [ -x "$JDK25/bin/java" ]; then
       startup-25-aot "$JDK25/bin/java" -XX:AOTMode=on -XX:AOTCache=app.aot
   fi
 fi
+# The ramps placed orders on the Redis that ours with idempotency off uses next: it starts as empty as the others.
+redis-cli -p 16403 FLUSHALL >/dev/null
 start_peer 18402 16402
 STARTUP_LINES+=("$(printf '  %-34s ready %6s ms   idle %4s MiB   peak: its warm-up below' "peer (Spring Boot), JDK 17" \
   "$LAST_READY_MS" "$(idle_rss "$LAST_PID")")")
@@ -229,12 +231,12 @@ PEER_P99S=()
 for r in $(seq 1 "$ROUNDS"); do eval "PEER_P99S+=(\$P99_peer_post_$r)"; done
 # A pause of C/rate per connection ignores the time each request takes; one calibration run measures the mean
 # latency at that pace, and the measured run pauses C/rate minus it.
-PAUSE=$(awk -v c="$CONNECTIONS" -v rate="$PEER_MEDIAN" 'BEGIN {printf "%d", c * 1000 / rate}')
+PAUSE=$(awk -v c="$CONNECTIONS" -v rate="$PEER_MEDIAN" 'BEGIN {printf "%.0f", c * 1000 / rate}')
 run_wrk ours-paced-calibration "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench calibrate "$PAUSE" >/dev/null
 MEAN_MS=$(awk '$1 == "Latency" {v = $2; if (v ~ /us$/) {sub(/us$/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)}
   else if (v ~ /s$/) {sub(/s$/, "", v); v *= 1000}; print v; exit}' "$OUT/ours-paced-calibration.txt")
 PAUSE=$(awk -v c="$CONNECTIONS" -v rate="$PEER_MEDIAN" -v l="$MEAN_MS" 'BEGIN {p = c * 1000 / rate - l; if (p < 0) p = 0;
-  printf "%d", p}')
+  printf "%.0f", p}')
 echo "== ours paced to the peer's median throughput ($PEER_MEDIAN req/s: a ${PAUSE} ms pause per connection, after a"
 echo "   calibration run at ${MEAN_MS} ms mean latency)"
 CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" \

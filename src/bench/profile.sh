@@ -41,6 +41,7 @@ started=$(date +%s%N)
 (cd "$APP_DIR" && exec java -Xmx512m \
   -agentpath:"$AGENT"=start,event=cpu,interval=2ms,loop=${WINDOW}s,collapsed,file="$ROOT/$OUT/window-%n{99}.collapsed" \
   -Dquarkus.http.port=18421 -Dquarkus.http.host=127.0.0.1 -Dquarkus.management.port=19421 \
+  -Dquarkus.management.host=127.0.0.1 \
   -Dquarkus.redis.hosts=redis://127.0.0.1:16421 -Dquarkus.oidc.public-key="$PUBLIC_KEY" \
   -Dquarkus.oidc.token.issuer="$ISSUER" -Dorders.limits.writes.unknown.quota=1000000000 \
   -Dorders.limits.new-keys.unknown.quota=1000000000 -Dorders.limits.spend.unknown.amount=1000000000000000 \

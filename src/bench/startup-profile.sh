@@ -33,10 +33,13 @@ started=$(date +%s%N)
   -Dquarkus.oidc.public-key="$PUBLIC_KEY" -Dquarkus.oidc.token.issuer="$ISSUER" -jar quarkus-run.jar) \
   > "$OUT/app.log" 2>&1 &
 APP=$!
+trap 'kill $APP $REDIS 2>/dev/null || true' EXIT
+ready=no
 for _ in $(seq 1 600); do
-  [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:19422/q/health/ready)" = 200 ] && break
+  [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:19422/q/health/ready)" = 200 ] && { ready=yes; break; }
   sleep 0.05
 done
+[ "$ready" = yes ] || { echo "not ready within 30 s (see $OUT/app.log)"; exit 1; }
 echo "ready (management readiness 200) after $(( ($(date +%s%N) - started) / 1000000 )) ms, under the profiler"
 kill "$APP"; wait "$APP" 2>/dev/null || true
 python3 src/bench/startup-summary.py "$OUT/start.collapsed"

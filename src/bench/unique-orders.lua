@@ -1,6 +1,7 @@
 -- wrk script: POST /api/v1/orders with a fresh Idempotency-Key on every request.
--- Arguments: sku, run nonce (every wrk run must pass its own, so no key is ever sent twice), and optionally a
--- pause in milliseconds before each request of a connection (paces the load to a target rate).
+-- Arguments: sku, run nonce, and optionally a pause in milliseconds before each request of a connection (paces the
+-- load to a target rate). The start time of the wrk run is added to the nonce, so no key is ever sent twice, even
+-- by runs given the same nonce (the 10 s windows of a warm-up).
 local counter = 0
 local threads = {}
 
@@ -11,7 +12,7 @@ end
 
 function init(args)
   sku = args[1] or "bench-sku"
-  nonce = args[2] or tostring(os.time())
+  nonce = (args[2] or "run") .. "-" .. tostring(os.time())
   pause = tonumber(args[3] or "0")
 end
 

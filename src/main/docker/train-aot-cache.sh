@@ -9,6 +9,8 @@ dir=${1:?usage: train-aot-cache.sh DIR [java]}
 java=${2:-java}
 cd "$dir"
 rm -f app.aot
-"$java" -XX:MaxRAMPercentage=70 -XX:AOTCacheOutput=app.aot -Dquarkus.appcds.generate=true \
+# The heap as the Deployment sizes it (640Mi, 55 %): a cache trained with another kind of heap (say compressed
+# object pointers off, on a builder with much memory) would be refused by the pod's JVM.
+"$java" -XX:MaxRAM=640m -XX:MaxRAMPercentage=55 -XX:AOTCacheOutput=app.aot -Dquarkus.appcds.generate=true \
   -Djava.util.logging.manager=org.jboss.logmanager.LogManager -jar quarkus-run.jar
 test -s app.aot
