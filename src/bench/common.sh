@@ -36,6 +36,20 @@ wait_http() { # url start_ns
 # Resident memory of a process in MiB.
 rss_mib() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
 
+# The packaged application in DIR, built when it is missing (compile and package only: no test phase).
+ensure_app() { # dir
+  [ -f "$1/quarkus-run.jar" ] || ./mvnw -B -q compile quarkus:build
+}
+
+# async-profiler 4.1 from Maven Central, unpacked under OUT; sets AGENT to its Linux x64 library.
+fetch_async_profiler() {
+  local version=4.1 jar
+  jar=$HOME/.m2/repository/tools/profiler/async-profiler/$version/async-profiler-$version.jar
+  [ -f "$jar" ] || ./mvnw -B -q dependency:get -Dartifact=tools.profiler:async-profiler:$version -Dtransitive=false
+  rm -rf "$OUT/async-profiler" && mkdir -p "$OUT/async-profiler" && (cd "$OUT/async-profiler" && unzip -q "$jar")
+  AGENT=$(pwd)/$OUT/async-profiler/linux-x64/libasyncProfiler.so
+}
+
 # CPU time (user + system) of a process so far, in clock ticks.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 

@@ -15,15 +15,11 @@ WARMUP=${2:-120}
 WINDOW=${3:-30}
 CONNECTIONS=32
 OUT=target/bench/profile
-ASYNC_PROFILER=4.1
 mkdir -p "$OUT"
 # shellcheck source=src/bench/common.sh
 source src/bench/common.sh
-[ -f "$APP_DIR/quarkus-run.jar" ] || ./mvnw -B -q package -DskipTests
-JAR=$HOME/.m2/repository/tools/profiler/async-profiler/$ASYNC_PROFILER/async-profiler-$ASYNC_PROFILER.jar
-[ -f "$JAR" ] || ./mvnw -B -q dependency:get -Dartifact=tools.profiler:async-profiler:$ASYNC_PROFILER -Dtransitive=false
-rm -rf "$OUT/async-profiler" && mkdir -p "$OUT/async-profiler" && (cd "$OUT/async-profiler" && unzip -q "$JAR")
-AGENT=$ROOT/$OUT/async-profiler/linux-x64/libasyncProfiler.so
+ensure_app "$APP_DIR"
+fetch_async_profiler
 mint_token
 
 pids=()

@@ -12,14 +12,11 @@ APP_DIR=${2:-target/quarkus-app}
 shift $(( $# > 2 ? 2 : $# ))
 CONNECTIONS=32
 OUT=target/bench/startup
-ASYNC_PROFILER=4.1
 mkdir -p "$OUT"
 # shellcheck source=src/bench/common.sh
 source src/bench/common.sh
-[ -f "$APP_DIR/quarkus-run.jar" ] || ./mvnw -B -q package -DskipTests
-JAR=$HOME/.m2/repository/tools/profiler/async-profiler/$ASYNC_PROFILER/async-profiler-$ASYNC_PROFILER.jar
-[ -f "$JAR" ] || ./mvnw -B -q dependency:get -Dartifact=tools.profiler:async-profiler:$ASYNC_PROFILER -Dtransitive=false
-rm -rf "$OUT/async-profiler" && mkdir -p "$OUT/async-profiler" && (cd "$OUT/async-profiler" && unzip -q "$JAR")
+ensure_app "$APP_DIR"
+fetch_async_profiler
 mint_token
 redis-server --port 16422 --bind 127.0.0.1 --save "" --appendonly no --loglevel warning > "$OUT/redis.log" 2>&1 &
 REDIS=$!
@@ -27,7 +24,7 @@ trap 'kill $REDIS 2>/dev/null || true' EXIT
 sleep 0.5
 started=$(date +%s%N)
 (cd "$APP_DIR" && exec "$JAVA" "$@" \
-  -agentpath:"$ROOT/$OUT/async-profiler/linux-x64/libasyncProfiler.so"=start,event=cpu,interval=1ms,collapsed,file="$ROOT/$OUT/start.collapsed" \
+  -agentpath:"$AGENT"=start,event=cpu,interval=1ms,collapsed,file="$ROOT/$OUT/start.collapsed" \
   -Dquarkus.http.port=18422 -Dquarkus.http.host=127.0.0.1 -Dquarkus.management.port=19422 \
   -Dquarkus.management.host=127.0.0.1 -Dquarkus.redis.hosts=redis://127.0.0.1:16422 \
   -Dquarkus.oidc.public-key="$PUBLIC_KEY" -Dquarkus.oidc.token.issuer="$ISSUER" -jar quarkus-run.jar) \

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * What makes two requests "the same": SHA-256 over method, canonical path (repeated and trailing slashes
@@ -29,6 +30,7 @@ public final class Fingerprint {
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
+    private static final Pattern REPEATED_SLASHES = Pattern.compile("/{2,}");
     private static final byte[] CANONICAL = "json\u0000".getBytes(StandardCharsets.UTF_8);
     private static final byte[] RAW = "raw\u0000".getBytes(StandardCharsets.UTF_8);
 
@@ -37,7 +39,7 @@ public final class Fingerprint {
 
     /** The path as the fingerprint takes it: repeated slashes are one, a trailing slash is dropped. */
     public static String canonicalPath(String path) {
-        String collapsed = path.replaceAll("/{2,}", "/");
+        String collapsed = REPEATED_SLASHES.matcher(path).replaceAll("/");
         return collapsed.length() > 1 && collapsed.endsWith("/") ? collapsed.substring(0, collapsed.length() - 1)
             : collapsed;
     }
