@@ -246,8 +246,10 @@ echo "  peer p99 in its rounds: ${PEER_P99S[*]}; ours at about its throughput: $
 REPLAYED=$(curl -s http://127.0.0.1:19401/q/metrics \
   | awk '/^idempotency_requests_total\{.*outcome="replayed"/ {s += $2} END {print s + 0}')
 # The Redis-side limit of a placement: the gate's claim script and the placing script with its commit, each run by
-# redis-benchmark against an idle Redis with fresh keys (the commit finds no pending record of its own there, so
-# it writes one key fewer than a real placement: the limit is slightly optimistic).
+# redis-benchmark against an idle Redis with fresh keys. Two departures from a real placement, in opposite
+# directions: the commit finds no pending record of its own there, so it writes one key fewer (optimistic); and
+# redis-benchmark draws each __rand_int__ apart, so the order an index names first is never found and every
+# placement also prunes one entry of each index (two calls more per index than a real placement's one look).
 echo "== Redis-side limit of one placement (redis-benchmark -c$CONNECTIONS, unique keys)"
 start_redis 16404
 BENCH_CP="target/quarkus-app/app/*:target/quarkus-app/lib/main/*"

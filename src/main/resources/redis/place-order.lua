@@ -18,8 +18,8 @@
 -- ARGV[12] order retention in ms, 0 to keep orders for ever
 -- ARGV[13..] quantities, one per inventory key, in the same order
 -- Retention: the natural keys expire after the retention, the order, its ledger and the indexes a minute later
--- (so a natural key never names a deleted order). Each placement drops the two oldest entries of both indexes
--- when their orders are gone; those order keys are read by name, in the tenant's slot like every other key.
+-- (so a natural key never names a deleted order). Each placement drops the oldest entries of both indexes whose
+-- orders are gone; those order keys are read by name, in the tenant's slot like every other key.
 -- A natural key is bound to what first used it: the same key with another digest changes nothing and says so.
 -- Returns {'created', orderJson, orderId} | {'existing', orderJson (false when gone), orderId} | {'insufficient', sku, requested, available}
 --       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
@@ -75,23 +75,23 @@ for i = 1, lineCount do
   total = total + unitPrice * qty
 end
 
--- The spend cap counts what was charged in the current window, atomically with the charge itself.
+-- The spend cap counts what was charged in the current window, atomically with the charge itself: the charge is
+-- added first and taken back when it goes over the cap (so the usual placement reads the counter once); the charge
+-- that opens a window starts the window's clock.
 if ARGV[10] ~= '' then
-  local spent = tonumber(redis.call('GET', KEYS[8])) or 0
-  if spent + total > tonumber(ARGV[10]) then
+  local spent = redis.call('INCRBY', KEYS[8], total)
+  if spent > tonumber(ARGV[10]) then
+    if spent == total then redis.call('DEL', KEYS[8]) else redis.call('INCRBY', KEYS[8], -total) end
     local left = redis.call('PTTL', KEYS[8])
     if left < 0 then left = tonumber(ARGV[11]) end
     return {'spend-cap', tostring(left)}
   end
+  if spent == total then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
 end
 
 for i = 1, lineCount do
   redis.call('HINCRBY', KEYS[8 + i], 'available', -lines[i].quantity)
   redis.call('HINCRBY', KEYS[8 + i], 'version', 1)
-end
-if ARGV[10] ~= '' then
-  redis.call('INCRBY', KEYS[8], total)
-  if redis.call('PTTL', KEYS[8]) < 0 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
 end
 
 -- The order record is written field by field in the API's layout (the fields and order of OrderResponse), so
@@ -108,26 +108,34 @@ local order = '{"id":' .. cjson.encode(ARGV[1]) .. ',"status":"CONFIRMED","custo
   .. ',"items":[' .. table.concat(items, ',') .. '],"total":' .. int(total) .. ',"currency":'
   .. cjson.encode(ARGV[3]) .. ',"paymentId":' .. cjson.encode(ARGV[4]) .. ',"clientReference":' .. clientReference
   .. ',"createdAt":' .. cjson.encode(ARGV[6]) .. '}'
-redis.call('SET', KEYS[1], order)
+-- Retention: the natural keys expire after the retention, the order and its ledger a minute later, each set with
+-- its expiry in the command that writes it.
+local retention = tonumber(ARGV[12])
+local kept = retention + 60000
+local function stored(key, value, ttl)
+  if retention > 0 then redis.call('SET', key, value, 'PX', ttl) else redis.call('SET', key, value) end
+end
+stored(KEYS[1], order, kept)
 redis.call('RPUSH', KEYS[2], cjson.encode({
   id = ARGV[8], orderId = ARGV[1], type = 'CHARGE', amount = total, currency = ARGV[3], createdAt = ARGV[6]
 }))
 local seq = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
-if ARGV[7] ~= '' then redis.call('SET', KEYS[6], ARGV[1] .. '\n' .. ARGV[7]) end
-if ARGV[5] ~= '' then redis.call('SET', KEYS[7], ARGV[1] .. '\n' .. ARGV[9]) end
+if ARGV[7] ~= '' then stored(KEYS[6], ARGV[1] .. '\n' .. ARGV[7], retention) end
+if ARGV[5] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[9], retention) end
 
-local retention = tonumber(ARGV[12])
+-- Orders expire oldest first, so an index is pruned from its oldest entry up to the first order that still exists
+-- (at most 16 a placement): one look at the oldest entry while nothing has expired.
 if retention > 0 then
-  local kept = retention + 60000
-  redis.call('PEXPIRE', KEYS[1], kept)
   redis.call('PEXPIRE', KEYS[2], kept)
-  if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[6], retention) end
-  if ARGV[5] ~= '' then redis.call('PEXPIRE', KEYS[7], retention) end
   for _, index in ipairs({KEYS[3], KEYS[4]}) do
-    for _, oldest in ipairs(redis.call('ZRANGE', index, 0, 1)) do
-      if redis.call('EXISTS', orderPrefix .. oldest) == 0 then redis.call('ZREM', index, oldest) end
+    local head = redis.call('ZRANGE', index, 0, 0)[1]
+    if head ~= ARGV[1] and redis.call('EXISTS', orderPrefix .. head) == 0 then
+      for _, oldest in ipairs(redis.call('ZRANGE', index, 0, 15)) do
+        if oldest ~= head and (oldest == ARGV[1] or redis.call('EXISTS', orderPrefix .. oldest) == 1) then break end
+        redis.call('ZREM', index, oldest)
+      end
     end
     redis.call('PEXPIRE', index, kept)
   end

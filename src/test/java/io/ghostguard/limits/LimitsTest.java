@@ -13,6 +13,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.LimitSettings;
@@ -142,6 +143,9 @@ class LimitsTest {
         assertEquals(1000 - placed, available(sku), "charged at most the cap, never more");
         assertEquals(cappedBefore + capped, count("spend_capped_total", "caller_type", "human"),
             "every capped order counted once");
+        String spent = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(spender);
+        assertEquals(Long.toString(placed * 100), redis.command("GET", spent), "a refused charge is taken back");
+        assertTrue(Long.parseLong(redis.command("PTTL", spent).substring(1)) > 0, "the window has its clock");
 
         // Over the cap, the refusal is not stored: the key is released, and the same request goes through once
         // the window ends (here: its counter expires).

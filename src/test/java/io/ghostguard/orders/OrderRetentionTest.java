@@ -78,4 +78,25 @@ class OrderRetentionTest {
         given().queryParam("customerId", customer).get("/api/v1/orders").then().statusCode(200)
             .body("items.id", contains(id));
     }
+
+    @Test
+    void pruningStopsAtTheOldestOrderThatStillExists() {
+        String sku = unique("pruned");
+        stock(sku, 10, 300);
+        String customer = unique("cust");
+        String index = "orders:" + TENANT + ":customer:" + customer;
+        String kept = json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+        // Three entries older than the kept order whose records are gone, and one behind it that must stay
+        // (it names no record either, but the pruning stops at the first order that exists).
+        long keptSequence = (long) Double.parseDouble(redis.command("ZSCORE", index, kept));
+        redis.command("ZADD", index, Long.toString(keptSequence - 3), "ord_expired_1",
+            Long.toString(keptSequence - 2), "ord_expired_2", Long.toString(keptSequence - 1), "ord_expired_3",
+            keptSequence + ".5", "ord_behind");
+
+        String placed = json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+
+        assertEquals(String.join("\n", kept, "ord_behind", placed), redis.command("ZRANGE", index, "0", "-1"));
+    }
 }
