@@ -16,8 +16,13 @@ for i, line in ipairs(order.items) do
   redis.call('HINCRBY', KEYS[2 + i], 'available', line.quantity)
   redis.call('HINCRBY', KEYS[2 + i], 'version', 1)
 end
-order.status = 'CANCELLED'
-local updated = cjson.encode(order)
+-- Only the status changes, in place, so the record keeps the API's layout (place-order.lua) and stays the body of
+-- every answer that returns it; a record in any other layout is written out again whole.
+local updated, changed = string.gsub(raw, '^({"id":"[^"]*","status":)"CONFIRMED"', '%1"CANCELLED"', 1)
+if changed ~= 1 then
+  order.status = 'CANCELLED'
+  updated = cjson.encode(order)
+end
 redis.call('SET', KEYS[1], updated, 'KEEPTTL')
 redis.call('RPUSH', KEYS[2], cjson.encode({
   id = ARGV[1], orderId = order.id, type = 'REFUND', amount = order.total, currency = order.currency,

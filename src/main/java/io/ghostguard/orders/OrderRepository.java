@@ -66,12 +66,15 @@ public class OrderRepository {
 
     /** Outcome of the placing script. */
     public sealed interface Outcome {
-        /** The order was written. */
-        record Created(Order order) implements Outcome {
+        /** The order was written; {@code record} is its stored record, the body of the 201 and of every replay. */
+        record Created(Order order, String record) implements Outcome {
         }
 
-        /** A natural key already points at this order (null when its record is gone); nothing was placed. */
-        record Existing(String orderId, Order order) implements Outcome {
+        /**
+         * A natural key already points at this order, with its stored record (both null when the record is gone);
+         * nothing was placed.
+         */
+        record Existing(String orderId, Order order, String record) implements Outcome {
         }
 
         /** A line is short of stock; nothing was written. */
@@ -203,8 +206,9 @@ public class OrderRepository {
 
     private Outcome toOutcome(List<String> reply) {
         return switch (reply.get(0)) {
-            case CREATED -> new Outcome.Created(parse(reply.get(1)));
-            case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)));
+            case CREATED -> new Outcome.Created(parse(reply.get(1)), reply.get(1));
+            case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)),
+                reply.get(1));
             case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
                 Long.parseLong(reply.get(3)));
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));

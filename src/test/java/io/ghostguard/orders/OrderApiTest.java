@@ -24,6 +24,7 @@ import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -164,6 +165,23 @@ class OrderApiTest {
     }
 
     @Test
+    void anAnswerCarryingTheOrderIsTheSameBytesAsReadingIt() {
+        String sku = unique("bytes");
+        stock(sku, 10, 300);
+        String body = OrderRequest.order().customer("c").line(sku, 2).reference(unique("ref")).json();
+        String placed = json().body(body).post("/api/v1/orders").then().statusCode(201).extract().asString();
+        String id = JsonPath.from(placed).getString("id");
+        assertEquals(given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString(), placed);
+
+        json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200);
+        String cancelled = given().get("/api/v1/orders/" + id).then().statusCode(200)
+            .body("status", equalTo("CANCELLED")).extract().asString();
+        assertEquals(placed.replace("\"CONFIRMED\"", "\"CANCELLED\""), cancelled);
+        assertEquals(cancelled, json().body(body).post("/api/v1/orders").then().statusCode(200).extract().asString(),
+            "the natural key's answer is the cancelled order as read");
+    }
+
+    @Test
     void clientReferenceIsANaturalKey() {
         String sku = unique("book");
         stock(sku, 10, 300);
@@ -263,7 +281,7 @@ class OrderApiTest {
         String placed = withKey(key).body(body).post("/api/v1/orders").then().statusCode(201).extract().asString();
         String replayed = withKey(key).body(body).post("/api/v1/orders").then().statusCode(201)
             .header("Idempotent-Replayed", "true").extract().asString();
-        String id = io.restassured.path.json.JsonPath.from(placed).getString("id");
+        String id = JsonPath.from(placed).getString("id");
         String read = given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString();
         assertEquals(placed, replayed, "a replay is the stored response, byte for byte");
         assertEquals(read, placed, "the stored order record is the API's JSON, so placing and reading agree");
