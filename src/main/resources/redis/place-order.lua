@@ -76,17 +76,24 @@ for i = 1, lineCount do
 end
 
 -- The spend cap counts what was charged in the current window, atomically with the charge itself: the charge is
--- added first and taken back when it goes over the cap (so the usual placement reads the counter once); the charge
--- that opens a window starts the window's clock.
+-- added first and taken back when it goes over the cap (so the usual placement reads the counter once); a counter
+-- without a clock (the charge opened the window, or anything else left it without one) gets the window's.
 if ARGV[10] ~= '' then
   local spent = redis.call('INCRBY', KEYS[8], total)
+  local left = redis.call('PTTL', KEYS[8])
   if spent > tonumber(ARGV[10]) then
-    if spent == total then redis.call('DEL', KEYS[8]) else redis.call('INCRBY', KEYS[8], -total) end
-    local left = redis.call('PTTL', KEYS[8])
+    -- Taken back exactly: a counter this charge created is removed again, any other keeps its value and clock.
+    if left == -1 and spent == total then
+      redis.call('DEL', KEYS[8])
+    else
+      redis.call('INCRBY', KEYS[8], -total)
+      -- A counter over the cap without a clock would refuse for ever: it gets the window's.
+      if left == -1 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
+    end
     if left < 0 then left = tonumber(ARGV[11]) end
     return {'spend-cap', tostring(left)}
   end
-  if spent == total then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
+  if left < 0 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
 end
 
 for i = 1, lineCount do

@@ -26,7 +26,7 @@ end
 -- Counts a fresh key against the new-key budget (nkQuota '' for none).
 local function claim_count(nkKey, nkQuota, nkWindow)
   if nkQuota == '' then return end
-  -- The key that opens a window starts its clock (the counter is only ever written here, with its expiry).
-  if redis.call('INCR', nkKey) == 1 then redis.call('PEXPIRE', nkKey, nkWindow) end
+  redis.call('INCR', nkKey)
+  if redis.call('PTTL', nkKey) < 0 then redis.call('PEXPIRE', nkKey, nkWindow) end
 end
 

@@ -132,6 +132,8 @@ class LimitsTest {
             .contentType("application/problem+json").body("type", endsWith("/spend-cap-exceeded"))
             .header("Retry-After", matchesPattern("[1-9][0-9]*"));
         assertEquals(1000, available(sku), "nothing charged, nothing reserved");
+        String spent = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(spender);
+        assertEquals(":0", redis.command("EXISTS", spent), "the refused charge left no counter behind");
 
         String one = OrderRequest.order().line(sku, 1).json();
         double cappedBefore = count("spend_capped_total", "caller_type", "human");
@@ -143,16 +145,21 @@ class LimitsTest {
         assertEquals(1000 - placed, available(sku), "charged at most the cap, never more");
         assertEquals(cappedBefore + capped, count("spend_capped_total", "caller_type", "human"),
             "every capped order counted once");
-        String spent = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(spender);
         assertEquals(Long.toString(placed * 100), redis.command("GET", spent), "a refused charge is taken back");
         assertTrue(Long.parseLong(redis.command("PTTL", spent).substring(1)) > 0, "the window has its clock");
+        // A counter that lost its clock (an operator's PERSIST, a restore) would refuse for ever: a refusal gives it
+        // the window's again, and changes nothing else.
+        assertEquals(":1", redis.command("PERSIST", spent));
+        post(human, unique("k"), one).post("/api/v1/orders").then().statusCode(429);
+        assertEquals(Long.toString(placed * 100), redis.command("GET", spent));
+        assertTrue(Long.parseLong(redis.command("PTTL", spent).substring(1)) > 0, "the clock is back");
 
         // Over the cap, the refusal is not stored: the key is released, and the same request goes through once
         // the window ends (here: its counter expires).
         String retried = unique("k");
         post(human, retried, one).post("/api/v1/orders").then().statusCode(429)
             .body("type", endsWith("/spend-cap-exceeded"));
-        assertEquals(":1", redis.command("DEL", "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(spender)));
+        assertEquals(":1", redis.command("DEL", spent));
         post(human, retried, one).post("/api/v1/orders").then().statusCode(201)
             .header("Idempotent-Replayed", nullValue());
         assertEquals(1000 - placed - 1, available(sku));

@@ -19,8 +19,10 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -38,6 +40,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
 class OrderApiTest {
+
+    @InjectRedis
+    TestRedis redis;
 
     @Test
     void placedOrderIsPricedFromStockAndChargedOnce() {
@@ -165,20 +170,28 @@ class OrderApiTest {
     }
 
     @Test
-    void anAnswerCarryingTheOrderIsTheSameBytesAsReadingIt() {
+    void anAnswerCarryingTheOrderIsTheSameBytesAsReadingItAndAsItsRecord() {
         String sku = unique("bytes");
         stock(sku, 10, 300);
         String body = OrderRequest.order().customer("c").line(sku, 2).reference(unique("ref")).json();
-        String placed = json().body(body).post("/api/v1/orders").then().statusCode(201).extract().asString();
+        Response created = json().body(body).post("/api/v1/orders");
+        created.then().statusCode(201).contentType("application/json");
+        String placed = created.asString();
         String id = JsonPath.from(placed).getString("id");
         assertEquals(given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString(), placed);
+        assertEquals(placed, redis.command("GET", "order:{t:default}:" + id), "the body is the stored record");
 
         json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200);
-        String cancelled = given().get("/api/v1/orders/" + id).then().statusCode(200)
-            .body("status", equalTo("CANCELLED")).extract().asString();
-        assertEquals(placed.replace("\"CONFIRMED\"", "\"CANCELLED\""), cancelled);
+        String cancelled = placed.replace("\"CONFIRMED\"", "\"CANCELLED\"");
+        assertEquals(cancelled, redis.command("GET", "order:{t:default}:" + id), "only the status changed in place");
+        assertEquals(cancelled, given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString());
         assertEquals(cancelled, json().body(body).post("/api/v1/orders").then().statusCode(200).extract().asString(),
             "the natural key's answer is the cancelled order as read");
+
+        String withoutReference = json().body(OrderRequest.order().customer("c").line(sku, 1).json())
+            .post("/api/v1/orders").then().statusCode(201).body("clientReference", nullValue()).extract().asString();
+        assertEquals(given().get("/api/v1/orders/" + JsonPath.from(withoutReference).getString("id")).then()
+            .statusCode(200).extract().asString(), withoutReference);
     }
 
     @Test
