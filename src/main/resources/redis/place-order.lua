@@ -76,7 +76,7 @@ for i = 1, lineCount do
 end
 
 -- The spend cap counts what was charged in the current window, atomically with the charge itself: the charge is
--- added first and taken back when it goes over the cap (so the usual placement reads the counter once); a counter
+-- added first and taken back when it goes over the cap (the usual placement: two calls on the counter); a counter
 -- without a clock (the charge opened the window, or anything else left it without one) gets the window's.
 if ARGV[10] ~= '' then
   local spent = redis.call('INCRBY', KEYS[8], total)

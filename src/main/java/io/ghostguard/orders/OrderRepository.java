@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,11 +39,6 @@ import org.jboss.logging.Logger;
 public class OrderRepository {
 
     private static final String ALL_ORDERS = "all";
-    /**
-     * How a record in the API's layout begins (place-order.lua writes it so, cancel-order.lua keeps it so); a record
-     * of an older layout (cancelled by an earlier script, which wrote the whole record again) is not a body as is.
-     */
-    private static final Pattern API_LAYOUT = Pattern.compile("\\{\"id\":\"[^\"]*\",\"status\":\"[A-Z]+\",\"customerId\":");
     private static final String CUSTOMER = "customer:";
     private static final String NO_KEY = "-";
 
@@ -76,11 +70,8 @@ public class OrderRepository {
         record Created(Order order, String record) implements Outcome {
         }
 
-        /**
-         * A natural key already points at this order, with its stored record when it is in the API's layout (both
-         * null when the record is gone); nothing was placed.
-         */
-        record Existing(String orderId, Order order, String record) implements Outcome {
+        /** A natural key already points at this order (null when its record is gone); nothing was placed. */
+        record Existing(String orderId, Order order) implements Outcome {
         }
 
         /** A line is short of stock; nothing was written. */
@@ -213,8 +204,7 @@ public class OrderRepository {
     private Outcome toOutcome(List<String> reply) {
         return switch (reply.get(0)) {
             case CREATED -> new Outcome.Created(parse(reply.get(1)), reply.get(1));
-            case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)),
-                reply.get(1) != null && API_LAYOUT.matcher(reply.get(1)).lookingAt() ? reply.get(1) : null);
+            case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)));
             case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
                 Long.parseLong(reply.get(3)));
             case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));

@@ -67,7 +67,7 @@ public class OrderService implements OrderPlacement {
                 : order(tenant, existing.orderId());
             return order.call(found -> paymentId.equals(found.paymentId()) ? Uni.createFrom().voidItem()
                     : payments.voidAuthorization(paymentId))
-                .map(found -> new Placement(found, false, existing.record()));
+                .map(found -> new Placement(found, false, null));
         }
         // Every other outcome placed nothing, and the provider key is bound to this request: no order uses it.
         return payments.voidAuthorization(paymentId)

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
+import io.ghostguard.limits.Limits;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
@@ -323,6 +324,33 @@ class GateSpecificationTest {
         assertEquals(first.body(), quotedAndNull.body());
         assertEquals(400, surface.send(token, PLAIN, "a," + key, absent.encode()).status(), "two keys joined");
         assertEquals(9, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void aChargeOverTheSpendCapIsTakenBackExactlyAndACounterWithoutAClockGetsOne(Surface surface) {
+        String sku = unique("spend");
+        stock(sku, 10, 60_000_000);
+        // Each principal places twice at most (the unclaimed and MCP write quotas of this profile).
+        String fresh = unique("spender");
+        String freshCounter = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(fresh);
+        Answer tooMuch = surface.place(human(fresh), PLAIN, unique("key"), sku, 2, "tok_ok");
+        assertEquals(429, tooMuch.status());
+        assertEquals("spend-cap-exceeded", tooMuch.type());
+        assertEquals(":0", redis.command("EXISTS", freshCounter), "the refused charge left no counter behind");
+        assertEquals(201, surface.place(human(fresh), PLAIN, unique("key"), sku, 1, "tok_ok").status());
+        assertEquals("60000000", redis.command("GET", freshCounter));
+        assertTrue(Long.parseLong(redis.command("PTTL", freshCounter).substring(1)) > 0, "the window has its clock");
+
+        String clockless = unique("spender");
+        String clocklessCounter = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(clockless);
+        assertEquals(201, surface.place(human(clockless), PLAIN, unique("key"), sku, 1, "tok_ok").status());
+        assertEquals(":1", redis.command("PERSIST", clocklessCounter));
+        assertEquals("spend-cap-exceeded", surface.place(human(clockless), PLAIN, unique("key"), sku, 1, "tok_ok")
+            .type());
+        assertEquals("60000000", redis.command("GET", clocklessCounter), "the refused charge was taken back");
+        assertTrue(Long.parseLong(redis.command("PTTL", clocklessCounter).substring(1)) > 0, "the clock is back");
+        assertEquals(8, available(sku), "two orders placed, nothing reserved for the refused ones");
     }
 
     @Test

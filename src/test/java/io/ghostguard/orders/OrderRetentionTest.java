@@ -34,6 +34,12 @@ class OrderRetentionTest {
         return Long.parseLong(redis.command("PTTL", key).substring(1));
     }
 
+    /** Places one order of one unit for the customer; answers its id. */
+    private static String placedFor(String customer, String sku) {
+        return json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
+            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+    }
+
     private static void assertNear(long expected, long actual, String what) {
         assertTrue(actual <= expected && actual > expected - 60_000, what + " expires in " + actual + " ms, expected "
             + expected);
@@ -71,8 +77,7 @@ class OrderRetentionTest {
         // Two orders whose retention ran out: their records are gone, their index entries are the oldest.
         redis.command("ZADD", index, "1", "ord_expired_1", "2", "ord_expired_2");
 
-        String id = json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
-            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+        String id = placedFor(customer, sku);
 
         assertEquals(id, redis.command("ZRANGE", index, "0", "-1"));
         given().queryParam("customerId", customer).get("/api/v1/orders").then().statusCode(200)
@@ -85,8 +90,7 @@ class OrderRetentionTest {
         stock(sku, 10, 300);
         String customer = unique("cust");
         String index = "orders:" + TENANT + ":customer:" + customer;
-        String kept = json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
-            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+        String kept = placedFor(customer, sku);
         // Three entries older than the kept order whose records are gone, and one behind it that must stay
         // (it names no record either, but the pruning stops at the first order that exists).
         long keptSequence = (long) Double.parseDouble(redis.command("ZSCORE", index, kept));
@@ -94,8 +98,7 @@ class OrderRetentionTest {
             Long.toString(keptSequence - 2), "ord_expired_2", Long.toString(keptSequence - 1), "ord_expired_3",
             keptSequence + ".5", "ord_behind");
 
-        String placed = json().body(OrderRequest.order().customer(customer).line(sku, 1).json())
-            .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
+        String placed = placedFor(customer, sku);
 
         assertEquals(String.join("\n", kept, "ord_behind", placed), redis.command("ZRANGE", index, "0", "-1"));
     }
