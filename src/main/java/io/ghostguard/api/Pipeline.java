@@ -13,14 +13,20 @@ public final class Pipeline {
     public static final int ROUTE_EARLY_LABELS = Integer.MIN_VALUE;
     /** Route handler: refuse oversized bodies before anyone reads them. */
     public static final int ROUTE_BODY_LIMIT = ROUTE_EARLY_LABELS + 1;
+    /**
+     * Route handler: the body is in (read by the body limit), so the service's own part of the request starts
+     * here; the latency SLI's timer runs from this point to the answer written (what the client's upload costs is
+     * not the service's latency).
+     */
+    public static final int ROUTE_BODY_RECEIVED = ROUTE_EARLY_LABELS + 2;
     /** Route handler: refuse a request with more than one Authorization header before authentication. */
-    public static final int ROUTE_SINGLE_CREDENTIAL = ROUTE_EARLY_LABELS + 2;
+    public static final int ROUTE_SINGLE_CREDENTIAL = ROUTE_EARLY_LABELS + 3;
     /** Failure handler: render failures raised by route handlers as problem documents. */
-    public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 3;
+    public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 4;
     /** Failure handler: render authentication (401) and authorization (403) failures as problem documents. */
-    public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 4;
+    public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 5;
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
-    public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 5;
+    public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 6;
     /**
      * HTTP filter (higher runs first): answer the protected-resource metadata before the platform's own handler,
      * which needs a discovery URL this service may not have.

@@ -202,8 +202,43 @@ public interface OrdersConfig {
         @WithDefault("fail-closed")
         StoreFailureMode onStoreFailure();
 
-        /** Per-endpoint overrides keyed by endpoint name (for example {@code place-order}). */
-        Map<String, EndpointOverride> endpoints();
+        /**
+         * Per-endpoint overrides, one group per endpoint name. The names are spelled out (not a map) so that the
+         * environment-variable form a ConfigMap uses ({@code ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ENABLED})
+         * resolves like the property form; an override of any other name is refused at start
+         * ({@link EndpointOverrideNames}).
+         */
+        Endpoints endpoints();
+    }
+
+    /** The overrides of each named endpoint; every member absent by default. */
+    interface Endpoints {
+        /** {@code place-order}: POST /api/v1/orders and the MCP tool place_order. */
+        @WithName(EndpointOverrideNames.PLACE_ORDER)
+        EndpointOverride placeOrder();
+
+        /** {@code cancel-order}: POST /api/v1/orders/{id}/cancellation and the MCP tool cancel_order. */
+        @WithName(EndpointOverrideNames.CANCEL_ORDER)
+        EndpointOverride cancelOrder();
+
+        /** {@code adjust-stock}: POST /api/v1/inventory/{sku}/adjustments. */
+        @WithName(EndpointOverrideNames.ADJUST_STOCK)
+        EndpointOverride adjustStock();
+
+        /** {@code default}: a state-changing endpoint that names no policy of its own. */
+        @WithName(EndpointOverrideNames.DEFAULT)
+        EndpointOverride unnamed();
+
+        /** The overrides of an endpoint name; empty for a name this service does not have. */
+        default Optional<EndpointOverride> named(String name) {
+            return Optional.ofNullable(switch (name) {
+                case EndpointOverrideNames.PLACE_ORDER -> placeOrder();
+                case EndpointOverrideNames.CANCEL_ORDER -> cancelOrder();
+                case EndpointOverrideNames.ADJUST_STOCK -> adjustStock();
+                case EndpointOverrideNames.DEFAULT -> unnamed();
+                default -> null;
+            });
+        }
     }
 
     /** Overrides of one endpoint; absent values fall back to the global defaults. */

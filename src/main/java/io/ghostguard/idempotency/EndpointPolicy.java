@@ -15,7 +15,7 @@ public record EndpointPolicy(String name, String route, boolean readsBody, Durat
     /** Resolves the policy of a named endpoint at a route template; null when the endpoint opts out. */
     public static EndpointPolicy resolve(OrdersConfig.IdempotencyConfig config, String name, String route,
                                          boolean readsBody, boolean commitsInEffect) {
-        OrdersConfig.EndpointOverride override = config.endpoints().get(name);
+        OrdersConfig.EndpointOverride override = config.endpoints().named(name).orElse(null);
         if (override == null) {
             return new EndpointPolicy(name, route, readsBody, config.retention(), config.lease(), config.inFlightWait(),
                 config.onStoreFailure(), commitsInEffect);

@@ -90,8 +90,14 @@ public class IdempotencyFilter {
         request.removeProperty(TICKET);
         int status = response.getStatus();
         Problem problem = response.getEntity() instanceof Problem document ? document : null;
-        String contentType = response.getMediaType() == null ? MediaType.APPLICATION_JSON
+        boolean storedByEffect = ticket.endpoint().commitsInEffect() && status >= 200 && status < 300;
+        String contentType = storedByEffect || response.getMediaType() == null ? Ticket.JSON
             : response.getMediaType().toString();
+        if (storedByEffect) {
+            // The effect's script stored this answer with its content type: the first answer says the same, so a
+            // replay repeats its headers exactly.
+            storedBody(response, contentType);
+        }
         return guard.finish(ticket, status, problem, contentType, response.getHeaderString(HttpHeaders.LOCATION),
                 () -> storedBody(response, contentType))
             .invoke(refusal -> {

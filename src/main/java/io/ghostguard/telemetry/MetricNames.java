@@ -13,6 +13,12 @@ public final class MetricNames {
 
     /** Quarkus' HTTP server timer, {@code http_server_requests_seconds}. */
     public static final String HTTP_SERVER_REQUESTS = "http.server.requests";
+    /**
+     * The service's own time on a request, from its body received to its answer written (the latency SLI: what a
+     * slow upload or a slow reader costs is the client's), {@code http_server_processing_seconds{uri, method,
+     * status, caller_type}} on API routes and the MCP endpoint.
+     */
+    public static final String HTTP_SERVER_PROCESSING = "http.server.processing";
     /** Idempotency decisions, {@code idempotency_requests_total{route, outcome, caller_type}}. */
     public static final String IDEMPOTENCY_REQUESTS = "idempotency.requests";
     /** Idempotency store calls, {@code idempotency_store_seconds{operation, result}}. */

@@ -3,6 +3,8 @@ package io.ghostguard.telemetry;
 import io.ghostguard.caller.CallerClassification;
 import io.smallrye.common.vertx.ContextLocals;
 import io.smallrye.common.vertx.VertxContext;
+import io.vertx.core.Context;
+import io.vertx.core.impl.ContextInternal;
 
 /**
  * The labels of the request in flight (caller and route template), kept in the request's Vert.x
@@ -37,6 +39,15 @@ public final class RequestLabels {
     public static CallerClassification caller() {
         return !VertxContext.isOnDuplicatedContext() ? CallerClassification.UNKNOWN
             : ContextLocals.get(CALLER, CallerClassification.UNKNOWN);
+    }
+
+    /**
+     * The caller remembered on a request's own context (captured while the request ran on it), for code that runs
+     * after the request left it, such as a handler of the written answer; null when none is known.
+     */
+    static CallerClassification callerOf(Context context) {
+        return context instanceof ContextInternal internal && VertxContext.isDuplicatedContext(context)
+            ? (CallerClassification) internal.localContextData().get(CALLER) : null;
     }
 
     /** The caller type label of the current request. */

@@ -40,7 +40,9 @@ public class SloHistograms {
             @Override
             public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
                 String uri = id.getTag("uri");
-                if (MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName()) && uri != null && uri.startsWith(Routes.API)) {
+                boolean http = MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName())
+                    || MetricNames.HTTP_SERVER_PROCESSING.equals(id.getName());
+                if (http && uri != null && uri.startsWith(Routes.API)) {
                     return DistributionStatisticConfig.builder().serviceLevelObjectives(nanos).build().merge(config);
                 }
                 if (MetricNames.IDEMPOTENCY_STORE.equals(id.getName())) {

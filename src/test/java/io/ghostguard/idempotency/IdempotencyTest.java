@@ -69,6 +69,7 @@ class IdempotencyTest {
             .header(IdempotencyKey.REPLAYED_HEADER, "true")
             .header("Location", first.header("Location"))
             .contentType("application/json");
+        assertEquals(first.header("Content-Type"), second.header("Content-Type"), "a replay repeats the headers");
         assertEquals(first.asString(), second.asString());
         assertEquals(10, available(sku), "a replay must not touch the domain");
         assertEquals(1, charges(first.jsonPath().getString("id")));

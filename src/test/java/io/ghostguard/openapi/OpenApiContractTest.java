@@ -85,6 +85,29 @@ class OpenApiContractTest {
             .build());
     }
 
+    /**
+     * Every {@code pattern} in the document is an ECMA-262 regular expression with Unicode semantics (what JSON
+     * Schema validators and client generators compile), checked by Node's own engine: a Java-only construct such as
+     * {@code \p{Print}} fails here.
+     */
+    @Test
+    void everyPatternIsAnEcmaScriptRegularExpression() throws Exception {
+        String document = RestAssured.given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+            .extract().asString();
+        List<String> patterns = new ArrayList<>();
+        new ObjectMapper().readTree(document).findValues("pattern").forEach(value -> patterns.add(value.asText()));
+        assertTrue(patterns.size() > 10, "the document's patterns: " + patterns);
+        Process node = new ProcessBuilder("node", "-e", "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{"
+            + "for (const p of JSON.parse(s)) { try { new RegExp(p, 'u'); } catch (e) { console.log(p); } } });")
+            .redirectErrorStream(true).start();
+        try (var in = node.getOutputStream()) {
+            in.write(new ObjectMapper().writeValueAsBytes(patterns));
+        }
+        String invalid = new String(node.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(node.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "node ended");
+        assertTrue(node.exitValue() == 0 && invalid.isBlank(), "not ECMA-262 patterns: " + invalid);
+    }
+
     private RequestSpecification json() {
         return given().filter(contract).filter(requiredHeaders).contentType("application/json");
     }

@@ -70,6 +70,53 @@ class TelemetryTest {
         assertTrue(metrics.has("orders_placed_total", "caller_type", "agent", "result", "payment_declined"));
     }
 
+    private static double sum(PrometheusText text, String name, String... labels) {
+        return text.series(name).stream().filter(sample -> sample.has(labels))
+            .mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
+    /**
+     * The latency SLI's timer starts when the body is in: an agent that trickles its body over more than a second
+     * is slow on the platform's timer, but its request is a fast one of the SLI (answered 400 or 201 alike), with
+     * the caller type its token names.
+     */
+    @Test
+    void aSlowUploadIsNotTheServicesLatency() throws Exception {
+        String sku = unique("upload");
+        stock(sku, 10, 100);
+        String token = Tokens.token().subject("trickler").callerType("agent").sign();
+        String[] orders = {"uri", "/api/v1/orders", "method", "POST", "caller_type", "agent"};
+        PrometheusText before = metrics();
+        for (String body : List.of(orderBody("c", sku, 1, "tok_ok"), "{\"customerId\": 7}")) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+                byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                var out = socket.getOutputStream();
+                out.write(("POST /api/v1/orders HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + unique("k") + "\r\nContent-Length: "
+                    + bytes.length + "\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                int half = bytes.length / 2;
+                out.write(bytes, 0, half);
+                out.flush();
+                // The client's own pace: the second half of its body comes 1.2 s later.
+                Thread.sleep(1200);
+                out.write(bytes, half, bytes.length - half);
+                out.flush();
+                socket.setSoTimeout(10_000);
+                String status = new String(socket.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(status.startsWith("HTTP/1.1 201") || status.startsWith("HTTP/1.1 400"), status);
+            }
+        }
+        PrometheusText after = metrics();
+        double whole = sum(after, "http_server_requests_seconds_sum", orders)
+            - sum(before, "http_server_requests_seconds_sum", orders);
+        assertTrue(whole >= 2.4, "the platform's timer saw the uploads: " + whole);
+        String[] fast = {"uri", "/api/v1/orders", "method", "POST", "caller_type", "agent", "le", "0.3"};
+        assertEquals(sum(before, "http_server_processing_seconds_count", orders) + 2,
+            sum(after, "http_server_processing_seconds_count", orders), after.describe("http_server_processing_seconds_count"));
+        assertEquals(sum(before, "http_server_processing_seconds_bucket", fast) + 2,
+            sum(after, "http_server_processing_seconds_bucket", fast), "both are fast requests of the latency SLI");
+    }
+
     @Test
     void schemaViolationsAreCountedByRouteCallerFieldAndConstraint() {
         given().header("User-Agent", "ChatGPT-User/1.0").contentType("application/json")

@@ -16,7 +16,7 @@ public record AdjustStockRequest(
     @NotNull @Min(-1_000_000_000L) @Max(1_000_000_000L) Long delta,
     @Schema(description = "Why the stock changes, for example a stock count or breakage.", examples = "stock count",
         maxLength = 200)
-    @Size(max = 200) @Pattern(regexp = "[\\p{Print}]*", message = "must be printable characters") String reason) {
+    @Size(max = 200) @Pattern(regexp = "[ -~]*", message = "must be printable ASCII characters") String reason) {
 
     /** A change of zero changes nothing and is most likely a mistake. */
     @AssertTrue(message = "delta must not be zero")

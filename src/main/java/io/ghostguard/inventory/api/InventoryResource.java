@@ -1,5 +1,6 @@
 package io.ghostguard.inventory.api;
 
+import io.ghostguard.config.EndpointOverrideNames;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
 import io.ghostguard.idempotency.CurrentTicket;
@@ -118,7 +119,7 @@ public class InventoryResource {
     @Path(Routes.ADJUSTMENTS)
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
-    @IdempotencyPolicy(value = "adjust-stock", commitsInEffect = true)
+    @IdempotencyPolicy(value = EndpointOverrideNames.ADJUST_STOCK, commitsInEffect = true)
     @Operation(operationId = "adjustStock",
         summary = "Adjust stock of one SKU", description = "Adds delta to the available quantity (negative "
         + "removes), never below zero. Idempotent by key: a retried adjustment is applied once.")

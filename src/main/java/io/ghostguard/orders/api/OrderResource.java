@@ -1,5 +1,6 @@
 package io.ghostguard.orders.api;
 
+import io.ghostguard.config.EndpointOverrideNames;
 import io.ghostguard.api.Links;
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
@@ -96,7 +97,7 @@ public class OrderResource {
         + "clientReference names another order (problem type client-reference-conflict)")
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
-    @IdempotencyPolicy(value = "place-order", commitsInEffect = true)
+    @IdempotencyPolicy(value = EndpointOverrideNames.PLACE_ORDER, commitsInEffect = true)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
         Access access = CurrentAccess.get().orElseThrow();
@@ -161,7 +162,7 @@ public class OrderResource {
         + "Cancelling a cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
-    @IdempotencyPolicy("cancel-order")
+    @IdempotencyPolicy(EndpointOverrideNames.CANCEL_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
