@@ -14,11 +14,10 @@ public final class Pipeline {
     /** Route handler: refuse oversized bodies before anyone reads them. */
     public static final int ROUTE_BODY_LIMIT = ROUTE_EARLY_LABELS + 1;
     /**
-     * Route handler: the body is in (read by the body limit), so the service's own part of the request starts
-     * here; the latency SLI's timer runs from this point to the answer written (what the client's upload costs is
-     * not the service's latency).
+     * Route handler: the latency SLI's timer of an API request, which ends when its answer is written; it starts when
+     * the body is in ({@link #FILTER_BODY_RECEIVED}), or here for a request answered before the REST layer.
      */
-    public static final int ROUTE_BODY_RECEIVED = ROUTE_EARLY_LABELS + 2;
+    public static final int ROUTE_PROCESSING_TIME = ROUTE_EARLY_LABELS + 2;
     /** Route handler: refuse a request with more than one Authorization header before authentication. */
     public static final int ROUTE_SINGLE_CREDENTIAL = ROUTE_EARLY_LABELS + 3;
     /** Failure handler: render failures raised by route handlers as problem documents. */
@@ -33,6 +32,11 @@ public final class Pipeline {
      */
     public static final int FILTER_RESOURCE_METADATA = 75;
 
+    /**
+     * REST request filter, the first: the body has been read (the filter asks for it), so the service's own part of
+     * the request starts here; what a trickled upload costs is the client's, not the latency SLI's.
+     */
+    public static final int FILTER_BODY_RECEIVED = 1;
     /** REST request filter: resolve the call's access once (actor, label, tier, scopes), label the server span. */
     public static final int FILTER_ACCESS = 10;
     /**

@@ -3,6 +3,7 @@ package io.ghostguard.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
@@ -173,12 +174,22 @@ public interface OrdersConfig {
         Optional<@Size(min = 32, message = "must be at least 32 characters") String> cursorKey();
     }
 
+    /** The values of an {@code on-store-failure} setting (read as text, so a wrong one is refused in one line). */
+    String STORE_FAILURE_MODES = "fail-closed|fail-open";
+    /** The message of a wrong {@code on-store-failure} setting. */
+    String STORE_FAILURE_MESSAGE = "must be fail-closed or fail-open";
+
     /** What happens when the idempotency store cannot be reached. */
     enum StoreFailureMode {
         /** Answer 503 idempotency-store-unavailable with Retry-After; nothing is executed. */
         FAIL_CLOSED,
         /** Execute without duplicate protection; counted and logged. */
-        FAIL_OPEN
+        FAIL_OPEN;
+
+        /** The mode a setting names ({@link #STORE_FAILURE_MODES}; validated at start). */
+        public static StoreFailureMode of(String setting) {
+            return "fail-open".equals(setting) ? FAIL_OPEN : FAIL_CLOSED;
+        }
     }
 
     /** Global idempotency defaults; each can be overridden per endpoint under {@code endpoints.<name>}. */
@@ -200,7 +211,8 @@ public interface OrdersConfig {
 
         /** Behaviour when Redis is unavailable: {@code fail-closed} (default) or {@code fail-open}. */
         @WithDefault("fail-closed")
-        StoreFailureMode onStoreFailure();
+        @Pattern(regexp = STORE_FAILURE_MODES, message = STORE_FAILURE_MESSAGE)
+        String onStoreFailure();
 
         /**
          * Per-endpoint overrides, one group per endpoint name. The names are spelled out (not a map) so that the
@@ -256,6 +268,6 @@ public interface OrdersConfig {
         Optional<@DurationMin(nanos = 0, message = "must be zero or more") Duration> inFlightWait();
 
         /** Store failure behaviour for this endpoint. */
-        Optional<StoreFailureMode> onStoreFailure();
+        Optional<@Pattern(regexp = STORE_FAILURE_MODES, message = STORE_FAILURE_MESSAGE) String> onStoreFailure();
     }
 }

@@ -18,13 +18,13 @@ public record EndpointPolicy(String name, String route, boolean readsBody, Durat
         OrdersConfig.EndpointOverride override = config.endpoints().named(name).orElse(null);
         if (override == null) {
             return new EndpointPolicy(name, route, readsBody, config.retention(), config.lease(), config.inFlightWait(),
-                config.onStoreFailure(), commitsInEffect);
+                StoreFailureMode.of(config.onStoreFailure()), commitsInEffect);
         }
         if (!override.enabled().orElse(true)) {
             return null;
         }
         return new EndpointPolicy(name, route, readsBody, override.retention().orElse(config.retention()),
             override.lease().orElse(config.lease()), override.inFlightWait().orElse(config.inFlightWait()),
-            override.onStoreFailure().orElse(config.onStoreFailure()), commitsInEffect);
+            StoreFailureMode.of(override.onStoreFailure().orElse(config.onStoreFailure())), commitsInEffect);
     }
 }

@@ -11,10 +11,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Fails a declared body larger than {@code quarkus.http.limits.max-body-size} with 413 before anything reads
- * it, and reads every other body whole here, capped (one without a declared length fails with 413 once it passes
- * the limit). The platform's own checks answer with an empty body; this runs first and fails the route, so the
- * problem failure handler answers RFC 9457. The REST layer and the MCP endpoint then use the buffered body instead
- * of reading the stream themselves, and the next route knows the body is in (the latency SLI starts there).
+ * it, and caps bodies without a declared length while reading them. The platform's own checks answer with an
+ * empty body; this runs first and fails the route, so the problem failure handler answers RFC 9457.
  */
 @ApplicationScoped
 public class BodySizeLimit {
@@ -26,13 +24,19 @@ public class BodySizeLimit {
     }
 
     void install(@Observes Router router) {
-        BodyHandler capped = BodyHandler.create(false).setBodyLimit(limit);
+        BodyHandler chunked = BodyHandler.create(false).setBodyLimit(limit);
         router.route().order(Pipeline.ROUTE_BODY_LIMIT).handler(context -> {
             String declared = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
-            if (declared != null && exceeds(declared)) {
-                context.fail(413);
-            } else if (declared != null || context.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
-                capped.handle(context);
+            if (declared != null) {
+                if (exceeds(declared)) {
+                    context.fail(413);
+                } else {
+                    context.next();
+                }
+            } else if (context.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
+                // No declared length: read the body here, capped, so an oversized one fails with 413
+                // (the REST layer then uses the buffered body instead of reading the stream itself).
+                chunked.handle(context);
             } else {
                 context.next();
             }

@@ -16,7 +16,7 @@ public final class MetricNames {
     /**
      * The service's own time on a request, from its body received to its answer written (the latency SLI: what a
      * slow upload or a slow reader costs is the client's), {@code http_server_processing_seconds{uri, method,
-     * status, caller_type}} on API routes and the MCP endpoint.
+     * status, caller_type}} on API routes.
      */
     public static final String HTTP_SERVER_PROCESSING = "http.server.processing";
     /** Idempotency decisions, {@code idempotency_requests_total{route, outcome, caller_type}}. */

@@ -61,6 +61,38 @@ class StartupRefusalIT {
         assertTrue(output.contains("QUARKUS_OIDC_TOKEN_ISSUER"), output);
     }
 
+    /**
+     * A per-endpoint idempotency override that names no endpoint or no setting of this service would be ignored
+     * without a word; in property or environment form it stops the start, named on one line.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDR_ENABLED=false",
+        "ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_LEASE_TIME=PT5S", "-Dorders.idempotency.endpoints.refund.lease=PT5S"})
+    void anUnknownEndpointOverrideStopsTheStart(String setting) throws Exception {
+        String name = setting.substring(setting.startsWith("-D") ? 2 : 0, setting.indexOf('='));
+        Map<String, String> environment = new java.util.HashMap<>(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(),
+            "QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER));
+        List<String> properties = List.of();
+        if (setting.startsWith("-D")) {
+            properties = List.of(setting);
+        } else {
+            environment.put(name, setting.substring(setting.indexOf('=') + 1));
+        }
+        String output = refusedStart(environment, properties);
+        // The environment form is checked by the service; the property form by the configuration, which knows it.
+        assertTrue(output.lines().anyMatch(line -> line.contains(name) && (line.contains("Unknown idempotency "
+            + "override") || line.contains("does not map"))), name + " named on one line: " + output);
+    }
+
+    /** An override whose value cannot be used stops the start and names the setting. */
+    @Test
+    void anUnusableEndpointOverrideStopsTheStart() throws Exception {
+        String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(), "QUARKUS_OIDC_TOKEN_ISSUER",
+            Tokens.ISSUER, "ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ON_STORE_FAILURE", "sometimes"));
+        assertTrue(output.lines().anyMatch(line -> line.contains("orders.idempotency.endpoints.place-order."
+            + "on-store-failure") && line.contains("must be fail-closed or fail-open")), output);
+    }
+
     /** Every setting that would switch a limit or a retention off stops the start, each named on its own line. */
     @ParameterizedTest
     @ValueSource(strings = {"orders.limits.spend.agent.window=PT0S", "orders.limits.writes.unknown.quota=0",
