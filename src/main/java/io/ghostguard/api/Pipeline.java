@@ -11,21 +11,26 @@ public final class Pipeline {
 
     /** Route handler: classify the caller and route from path and headers, before anything can reject. */
     public static final int ROUTE_EARLY_LABELS = Integer.MIN_VALUE;
+    /**
+     * Route handler: admission control (SPEC 12): past the instance's adaptive concurrency limit a new request is
+     * refused with 503 {@code overloaded} before its body is read, its token verified or Redis called.
+     */
+    public static final int ROUTE_ADMISSION = ROUTE_EARLY_LABELS + 1;
     /** Route handler: refuse oversized bodies before anyone reads them. */
-    public static final int ROUTE_BODY_LIMIT = ROUTE_EARLY_LABELS + 1;
+    public static final int ROUTE_BODY_LIMIT = ROUTE_EARLY_LABELS + 2;
     /**
      * Route handler: the latency SLI's timer of an API request, which ends when its answer is written; it starts when
      * the body is in ({@link #FILTER_BODY_RECEIVED}), or here for a request answered before the REST layer.
      */
-    public static final int ROUTE_PROCESSING_TIME = ROUTE_EARLY_LABELS + 2;
+    public static final int ROUTE_PROCESSING_TIME = ROUTE_EARLY_LABELS + 3;
     /** Route handler: refuse a request with more than one Authorization header before authentication. */
-    public static final int ROUTE_SINGLE_CREDENTIAL = ROUTE_EARLY_LABELS + 3;
+    public static final int ROUTE_SINGLE_CREDENTIAL = ROUTE_EARLY_LABELS + 4;
     /** Failure handler: render failures raised by route handlers as problem documents. */
-    public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 4;
+    public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 5;
     /** Failure handler: render authentication (401) and authorization (403) failures as problem documents. */
-    public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 5;
+    public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 6;
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
-    public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 6;
+    public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 7;
     /**
      * HTTP filter (higher runs first): answer the protected-resource metadata before the platform's own handler,
      * which needs a discovery URL this service may not have.

@@ -19,6 +19,8 @@ public interface OrdersConfig {
 
     /** The message of a setting that would switch its limit off (SPEC 9): the service refuses to start. */
     String POSITIVE = "must be at least 1 ms (zero or less would switch it off)";
+    /** The message of a count that must be positive. */
+    String AT_LEAST_ONE = "must be at least 1";
 
     /** Redis access settings shared by every repository and store. */
     RedisConfig redis();
@@ -48,6 +50,61 @@ public interface OrdersConfig {
 
     /** The MCP tool surface. */
     McpConfig mcp();
+
+    /** Admission control before the gate (SPEC 12). */
+    AdmissionConfig admission();
+
+    /**
+     * An adaptive concurrency limit per instance (Netflix concurrency-limits, Gradient2): it follows the measured
+     * latency of admitted requests, and past it a new API or MCP request is refused with 503 {@code overloaded} and
+     * Retry-After before anything else runs. Each caller type may be guaranteed a share of the limit while the
+     * instance is at it (people keep a reserve while agents storm).
+     */
+    interface AdmissionConfig {
+        /** Whether requests are admitted against the limit at all; default true. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The limit before any latency was measured; default 256 requests in flight. */
+        @WithDefault("256")
+        @Positive(message = AT_LEAST_ONE)
+        int initialLimit();
+
+        /** The lowest the limit goes however slow requests get; default 32. */
+        @WithDefault("32")
+        @Positive(message = AT_LEAST_ONE)
+        int minLimit();
+
+        /** The highest the limit goes however fast requests are; default 1024. */
+        @WithDefault("1024")
+        @Positive(message = AT_LEAST_ONE)
+        int maxLimit();
+
+        /** The Retry-After of a refused request; default 1 s. */
+        @WithDefault("PT1S")
+        @DurationMin(seconds = 1, message = "must be at least 1 s")
+        Duration retryAfter();
+
+        /**
+         * How long a key this instance admitted stays known, so that its retries (replays of a stored answer, or
+         * duplicates that wait for the running first request) are not refused; default one minute.
+         */
+        @WithDefault("PT1M")
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration admittedKeyMemory();
+
+        /** The most admitted keys remembered (a bound on the memory it takes); default 100000. */
+        @WithDefault("100000")
+        @Positive(message = AT_LEAST_ONE)
+        int admittedKeys();
+
+        /**
+         * The share of the limit each caller type ({@code human}, {@code agent}, {@code mcp}, {@code unknown}) is
+         * guaranteed while the instance is at its limit, between 0 and 1, together at most 1; below the limit any
+         * caller may use the spare capacity. Values live in application.properties.
+         */
+        Map<String, Double> shares();
+    }
 
     /** The MCP tool surface (SPEC 10). */
     interface McpConfig {

@@ -53,6 +53,8 @@ public enum ProblemType {
     RATE_LIMITED("rate-limited", "Rate limit exceeded", 429),
     /** The order would take the caller's spending in this window over its cap; see Retry-After. */
     SPEND_CAP_EXCEEDED("spend-cap-exceeded", "Spend cap exceeded", 429),
+    /** The instance is past what it can serve within its latency objective; nothing was executed: see Retry-After. */
+    OVERLOADED("overloaded", "Service overloaded", 503),
     /** Anything unexpected; the response carries an incident id that the logs carry too. */
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 

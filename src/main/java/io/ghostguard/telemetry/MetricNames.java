@@ -19,6 +19,12 @@ public final class MetricNames {
      * status, caller_type}} on API routes.
      */
     public static final String HTTP_SERVER_PROCESSING = "http.server.processing";
+    /** Requests refused by admission control, {@code admission_shed_total{caller_type}}. */
+    public static final String ADMISSION_SHED = "admission.shed";
+    /** The admission's current adaptive concurrency limit of this instance, {@code admission_limit}. */
+    public static final String ADMISSION_LIMIT = "admission.limit";
+    /** Requests admitted and not yet answered on this instance, {@code admission_in_flight}. */
+    public static final String ADMISSION_IN_FLIGHT = "admission.in.flight";
     /** Idempotency decisions, {@code idempotency_requests_total{route, outcome, caller_type}}. */
     public static final String IDEMPOTENCY_REQUESTS = "idempotency.requests";
     /** Idempotency store calls, {@code idempotency_store_seconds{operation, result}}. */

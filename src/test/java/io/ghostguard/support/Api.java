@@ -20,8 +20,11 @@ public final class Api {
     private Api() {
     }
 
-    /** Port of the management interface (health and metrics) in tests. */
-    public static final int MANAGEMENT_PORT = 9001;
+    /**
+     * Port of the management interface (health and metrics) in tests: 9001, or {@code -Dghostguard.test.management-port}
+     * when another build on the same machine holds it.
+     */
+    public static final int MANAGEMENT_PORT = Integer.getInteger("ghostguard.test.management-port", 9001);
 
     /** A request of the default test caller (see {@link Tokens}): every scope, tenant {@code default}. */
     public static RequestSpecification given() {

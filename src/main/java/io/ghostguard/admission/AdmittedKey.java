@@ -1,0 +1,45 @@
+package io.ghostguard.admission;
+
+import io.ghostguard.idempotency.IdempotencyKey;
+import io.vertx.core.http.HttpServerRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * What the admission remembers of an admitted write: a digest of its credential, method, path and idempotency key,
+ * never the key or the token themselves; the same intent retried gives the same digest.
+ */
+final class AdmittedKey {
+
+    private AdmittedKey() {
+    }
+
+    /** The digest of a request's intent, or null when it carries no idempotency key. */
+    static String of(HttpServerRequest request) {
+        String key = request.getHeader(IdempotencyKey.HEADER);
+        if (key == null) {
+            key = request.getHeader(IdempotencyKey.ALIAS);
+        }
+        if (key == null) {
+            return null;
+        }
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            update(digest, request.getHeader("Authorization"));
+            update(digest, request.method().name());
+            update(digest, request.path());
+            update(digest, key);
+            byte[] sum = digest.digest();
+            return Base64.getEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(sum, 16));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void update(MessageDigest digest, String part) {
+        digest.update((part == null ? "" : part).getBytes(StandardCharsets.UTF_8));
+        digest.update((byte) 0);
+    }
+}

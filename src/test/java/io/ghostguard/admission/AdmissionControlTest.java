@@ -1,0 +1,114 @@
+package io.ghostguard.admission;
+
+import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.metrics;
+import static io.ghostguard.support.Api.orderBody;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ghostguard.support.InjectRedis;
+import io.ghostguard.support.PrometheusText;
+import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Admission control (SPEC 12) with a fixed limit of two requests in flight, of which people are guaranteed one:
+ * while Redis is frozen two agent placements hang in flight, and the next agent request is refused at once with
+ * 503 {@code overloaded} and Retry-After, without waiting for Redis (nothing of it reached the store); a person
+ * still gets in, and a retry of a key the instance admitted is not refused.
+ */
+@QuarkusTest
+@QuarkusTestResource(RedisTestResource.class)
+@TestProfile(AdmissionControlTest.FixedLimit.class)
+class AdmissionControlTest {
+
+    /** A fixed limit of two in flight; people keep half of it while the instance is at the limit. */
+    public static class FixedLimit implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("orders.admission.min-limit", "2", "orders.admission.initial-limit", "2",
+                "orders.admission.max-limit", "2", "orders.admission.shares.human", "0.5",
+                "orders.admission.shares.agent", "0.5", "orders.admission.shares.mcp", "0",
+                "orders.admission.shares.unknown", "0", "orders.redis.command-timeout", "PT4S");
+        }
+    }
+
+    @InjectRedis
+    TestRedis redis;
+
+    private static double shed(PrometheusText metrics, String callerType) {
+        return metrics.series("admission_shed_total").stream().filter(sample -> sample.has("caller_type", callerType))
+            .mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
+    private static CompletableFuture<Response> place(String token, String key, String body) {
+        return CompletableFuture.supplyAsync(() -> as(token).contentType("application/json")
+            .header("Idempotency-Key", key).body(body).post("/api/v1/orders"));
+    }
+
+    @Test
+    void pastTheLimitAnAgentIsShedFastWhileAPersonAndAnAdmittedKeyGetIn() throws Exception {
+        String sku = unique("admit");
+        stock(sku, 100, 10);
+        String agent = Tokens.token().subject(unique("agent")).callerType("agent").sign();
+        String person = Tokens.token().subject(unique("person")).callerType("human").sign();
+        String body = orderBody("c", sku, 1, "tok_ok");
+        PrometheusText before = metrics();
+        String heldKey = unique("held");
+        List<CompletableFuture<Response>> held = new ArrayList<>();
+        redis.pause();
+        try {
+            held.add(place(agent, heldKey, body));
+            held.add(place(agent, unique("held"), body));
+            // Bounded wait until both are admitted and in flight (they wait for the frozen Redis).
+            for (int i = 0; i < 100 && metrics().series("admission_in_flight").stream()
+                .mapToDouble(PrometheusText.Sample::value).sum() < 2; i++) {
+                Thread.sleep(20);
+            }
+            long start = System.nanoTime();
+            Response refused = as(agent).contentType("application/json").header("Idempotency-Key", unique("k"))
+                .body(body).post("/api/v1/orders");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            refused.then().statusCode(503).contentType("application/problem+json").header("Retry-After", "1");
+            assertTrue(refused.jsonPath().getString("type").endsWith("/overloaded"), refused.asString());
+            assertTrue(millis < 1_000, "refused at once, without waiting for the frozen store: " + millis + " ms");
+
+            CompletableFuture<Response> personal = place(person, unique("p"), body);
+            CompletableFuture<Response> retry = place(agent, heldKey, body);
+            redis.resume();
+            Response personAnswer = personal.get();
+            assertNotEquals("overloaded", type(personAnswer), "a person keeps the reserved share");
+            assertNotEquals("overloaded", type(retry.get()), "a retry of an admitted key is never shed");
+        } finally {
+            redis.resume();
+        }
+        for (CompletableFuture<Response> request : held) {
+            assertNotEquals("overloaded", type(request.get()));
+        }
+        PrometheusText after = metrics();
+        assertEquals(shed(before, "agent") + 1, shed(after, "agent"), after.describe("admission_shed_total"));
+        assertEquals(shed(before, "human"), shed(after, "human"));
+        assertTrue(after.has("http_server_requests_seconds_count", "uri", "/api/v1/orders", "status", "503",
+            "caller_type", "agent"), "the shed is a 503 of the agent on the HTTP timer");
+    }
+
+    private static String type(Response response) {
+        String type = response.getContentType().startsWith("application/problem+json")
+            ? response.jsonPath().getString("type") : "";
+        return type == null ? "" : type.substring(type.lastIndexOf('/') + 1);
+    }
+}
