@@ -45,6 +45,11 @@ public final class Pipeline {
     /** REST request filter: resolve the call's access once (actor, label, tier, scopes), label the server span. */
     public static final int FILTER_ACCESS = 10;
     /**
+     * REST request filter (and its response filter): the brakes (SPEC 13), right after identity and before any
+     * limit, claim or effect; the response filter counts the caller's refusals for the automatic brake.
+     */
+    public static final int FILTER_BRAKES = 15;
+    /**
      * REST request filter (and its response filter): the request rate of calls the gate does not count in its
      * claim script (reads, PUT, POST endpoints without idempotency); the RateLimit headers of every answer.
      */

@@ -3,6 +3,7 @@ package io.ghostguard.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
+import io.smallrye.config.WithParentName;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
@@ -53,6 +54,62 @@ public interface OrdersConfig {
 
     /** Admission control before the gate (SPEC 12). */
     AdmissionConfig admission();
+
+    /** Brakes (SPEC 13): those declared in configuration, the automatic brake, and how fast changes spread. */
+    BrakesConfig brakes();
+
+    /** Brakes (SPEC 13). */
+    interface BrakesConfig {
+        /**
+         * How often each instance looks for a changed set of brakes in Redis (one small read per instance, not one
+         * per request); default 250 ms, so every instance enforces a change within a second.
+         */
+        @WithDefault("PT0.25S")
+        @DurationMin(millis = 10, message = "must be at least 10 ms")
+        Duration pollInterval();
+
+        /** The automatic brake of a broken principal, by caller type; values live in application.properties. */
+        Map<String, AutoBrake> auto();
+
+        /**
+         * Brakes declared in configuration ({@code orders.brakes.<name>.scope}, {@code .mode}, {@code .reason}),
+         * reviewable as code; they hold until the configuration changes.
+         */
+        @WithParentName
+        Map<String, DeclaredBrake> declared();
+    }
+
+    /** When one principal's refusals brake it by themselves. */
+    interface AutoBrake {
+        /** Whether principals of this caller type are braked automatically. */
+        boolean enabled();
+
+        /** Refusals (400, 409 in progress, 422 key reuse, 429) within the window that brake the principal. */
+        @Positive(message = AT_LEAST_ONE)
+        int refusals();
+
+        /** The window the refusals are counted in. */
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration window();
+
+        /** How long the automatic brake holds. */
+        @DurationMin(seconds = 1, message = "must be at least 1 s")
+        Duration coolDown();
+    }
+
+    /** A brake declared in configuration. */
+    interface DeclaredBrake {
+        /** Its scope: {@code principal:<tenant>:<sub>}, {@code tenant:<tenant>}, {@code caller-type:<type>} or {@code all}. */
+        String scope();
+
+        /** {@code writes} (default) or {@code all}. */
+        @WithDefault("writes")
+        @Pattern(regexp = "writes|all", message = "must be writes or all")
+        String mode();
+
+        /** Why, for the audit trail and the operators. */
+        String reason();
+    }
 
     /**
      * An adaptive concurrency limit per instance (Netflix concurrency-limits, Gradient2): it follows the measured

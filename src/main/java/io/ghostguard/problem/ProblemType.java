@@ -53,6 +53,10 @@ public enum ProblemType {
     RATE_LIMITED("rate-limited", "Rate limit exceeded", 429),
     /** The order would take the caller's spending in this window over its cap; see Retry-After. */
     SPEND_CAP_EXCEEDED("spend-cap-exceeded", "Spend cap exceeded", 429),
+    /** An operator (or the automatic brake) has braked the caller; nothing was executed. */
+    BRAKED("braked", "Caller braked", 503),
+    /** A brake declared in configuration cannot be lifted through the operator API. */
+    BRAKE_DECLARED("brake-declared", "Brake declared in configuration", 409),
     /** The instance is past what it can serve within its latency objective; nothing was executed: see Retry-After. */
     OVERLOADED("overloaded", "Service overloaded", 503),
     /** Anything unexpected; the response carries an incident id that the logs carry too. */

@@ -1,5 +1,6 @@
 package io.ghostguard.rest;
 
+import io.ghostguard.api.Routes;
 import io.ghostguard.idempotency.EndpointPolicy;
 import io.ghostguard.idempotency.IdempotencyGuard;
 import io.ghostguard.idempotency.IdempotencyKey;
@@ -20,7 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Which REST endpoints the gate guards, and under which policy: every resource method of a method in
  * {@link IdempotencyKey#ENFORCED_METHODS} whose policy is enabled. The rate filter and the idempotency filter
- * ask the same question here, so a call is counted exactly once.
+ * ask the same question here, so a call is counted exactly once. Only the API ({@link Routes#API}) is behind the
+ * gate: the operator API's calls (setting or lifting a brake) are idempotent by themselves.
  */
 @ApplicationScoped
 public class GuardedEndpoints {
@@ -34,7 +36,8 @@ public class GuardedEndpoints {
 
     /** The policy of a request's endpoint, empty when the gate does not guard it. */
     public Optional<EndpointPolicy> of(String httpMethod, Method method) {
-        if (method == null || !IdempotencyKey.ENFORCED_METHODS.contains(httpMethod)) {
+        if (method == null || !IdempotencyKey.ENFORCED_METHODS.contains(httpMethod)
+            || !routeOf(method).startsWith(Routes.API)) {
             return Optional.empty();
         }
         return policies.computeIfAbsent(method, this::resolve);

@@ -12,6 +12,12 @@ public final class Scopes {
     /** Set stock and prices, adjust stock. */
     public static final String INVENTORY_WRITE = "inventory:write";
 
+    /**
+     * Set and lift brakes (SPEC 13): a platform operator's scope, never granted to agents (a token whose
+     * {@code caller_type} is {@code agent} is refused even with it); not one of the API scopes below.
+     */
+    public static final String OPS_BRAKE = "ops:brake";
+
     /** Every scope, as protected-resource metadata lists them. */
     public static final List<String> ALL = List.of(ORDERS_READ, ORDERS_WRITE, INVENTORY_WRITE);
 

@@ -25,6 +25,14 @@ public final class MetricNames {
     public static final String ADMISSION_LIMIT = "admission.limit";
     /** Requests admitted and not yet answered on this instance, {@code admission_in_flight}. */
     public static final String ADMISSION_IN_FLIGHT = "admission.in.flight";
+    /** Brakes in force on this instance, {@code brakes_active{kind}}. */
+    public static final String BRAKES_ACTIVE = "brakes.active";
+    /** How long the oldest brake in force has held, {@code brakes_longest_held_seconds}. */
+    public static final String BRAKES_LONGEST_HELD = "brakes.longest.held.seconds";
+    /** Calls refused by a brake, {@code braked_total{caller_type, kind}}. */
+    public static final String BRAKED = "braked";
+    /** Brakes set and lifted on this instance, {@code brake_changes_total{action, kind}} (action: set, lift, auto). */
+    public static final String BRAKE_CHANGES = "brake.changes";
     /** Idempotency decisions, {@code idempotency_requests_total{route, outcome, caller_type}}. */
     public static final String IDEMPOTENCY_REQUESTS = "idempotency.requests";
     /** Idempotency store calls, {@code idempotency_store_seconds{operation, result}}. */

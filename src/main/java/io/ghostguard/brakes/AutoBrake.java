@@ -1,0 +1,85 @@
+package io.ghostguard.brakes;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ghostguard.caller.CallerType;
+import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.security.Access;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * The automatic brake (SPEC 13): a principal whose refusals (400 schema violations, 409 in progress, 422 key reuse,
+ * 429) reach {@code orders.brakes.auto.<caller-type>.refusals} within {@code .window} is braked for
+ * {@code .cool-down} by itself ({@code setBy = auto}), like a manual brake: logged, counted, alerted, and held by
+ * every instance within a second. The counting is local to the instance that answered the refusals, in memory
+ * (no Redis call: a schema violation never reaches Redis, and the rest are decided from what the gate's own scripts
+ * answered), bounded in entries; only the brake itself is written, once. Behind N instances a principal's refusals
+ * spread, so each instance brakes at its own count.
+ */
+@ApplicationScoped
+public class AutoBrake {
+
+    private static final Logger LOG = Logger.getLogger(AutoBrake.class);
+    /** Who set an automatic brake. */
+    static final String AUTO = "auto";
+    private static final int PRINCIPALS = 100_000;
+
+    private final Brakes brakes;
+    private final MeterRegistry registry;
+    private final Map<CallerType, OrdersConfig.AutoBrake> settings = new EnumMap<>(CallerType.class);
+    private final Cache<String, Window> windows;
+
+    /** Refusals of one principal since its window began. */
+    private record Window(long startNanos, AtomicInteger refusals) {
+    }
+
+    public AutoBrake(Brakes brakes, OrdersConfig config, MeterRegistry registry) {
+        this.brakes = brakes;
+        this.registry = registry;
+        Duration longest = Duration.ofSeconds(1);
+        for (Map.Entry<String, OrdersConfig.AutoBrake> entry : config.brakes().auto().entrySet()) {
+            CallerType type = CallerType.parse(entry.getKey()).filter(parsed -> parsed.label().equals(entry.getKey()))
+                .orElseThrow(() -> new io.quarkus.runtime.configuration.ConfigurationException("orders.brakes.auto."
+                    + entry.getKey() + ": automatic brakes are set per caller type: human, agent, mcp or unknown"));
+            settings.put(type, entry.getValue());
+            if (entry.getValue().window().compareTo(longest) > 0) {
+                longest = entry.getValue().window();
+            }
+        }
+        this.windows = Caffeine.newBuilder().maximumSize(PRINCIPALS).expireAfterWrite(longest).build();
+    }
+
+    /** Counts one refusal of a caller; brakes its principal when its refusals reach the threshold. */
+    public void refused(Access access) {
+        OrdersConfig.AutoBrake setting = settings.get(access.label());
+        if (setting == null || !setting.enabled()) {
+            return;
+        }
+        BrakeScope scope = BrakeScope.principalOf(access);
+        long now = System.nanoTime();
+        Window window = windows.asMap().compute(scope.text(), (key, current) ->
+            current == null || now - current.startNanos() > setting.window().toNanos()
+                ? new Window(now, new AtomicInteger()) : current);
+        if (window.refusals().incrementAndGet() != setting.refusals()) {
+            return;
+        }
+        String reason = setting.refusals() + " refusals within " + setting.window().toSeconds() + " s";
+        LOG.warnf("automatic brake: %s callers' principal of tenant %s braked for %d s after %s",
+            access.label().label(), access.actor().tenant().value(), setting.coolDown().toSeconds(), reason);
+        registry.counter(io.ghostguard.telemetry.MetricNames.BRAKE_CHANGES, "action", AUTO, "kind",
+            BrakeScope.Kind.PRINCIPAL.label()).increment();
+        brakes.set(scope, Brake.ALL, reason, AUTO, setting.coolDown()).subscribe().with(
+            set -> { },
+            failure -> {
+                // Counted again from zero: the next run of refusals tries again.
+                windows.invalidate(scope.text());
+                LOG.warn("automatic brake could not be stored; the principal's refusals are counted again");
+            });
+    }
+}

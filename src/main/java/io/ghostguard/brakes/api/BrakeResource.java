@@ -1,0 +1,117 @@
+package io.ghostguard.brakes.api;
+
+import io.ghostguard.brakes.Brake;
+import io.ghostguard.brakes.BrakeScope;
+import io.ghostguard.brakes.Brakes;
+import io.ghostguard.caller.CallerType;
+import io.ghostguard.input.InvalidInputException;
+import io.ghostguard.input.Violation;
+import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemMapper;
+import io.ghostguard.problem.ProblemType;
+import io.ghostguard.problem.Refusal;
+import io.ghostguard.security.Access;
+import io.ghostguard.security.CurrentAccess;
+import io.ghostguard.security.Scopes;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/**
+ * The operator API of the brakes (SPEC 13), scope {@code ops:brake}: list, set and lift. A platform operator's
+ * surface, kept out of the API document that agents read; an agent's token is refused here even with the scope.
+ * Every change is logged with who, what and why, and counted.
+ */
+@Path("/admin/v1/brakes")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Scopes.OPS_BRAKE)
+public class BrakeResource {
+
+    private final Brakes brakes;
+
+    public BrakeResource(Brakes brakes) {
+        this.brakes = brakes;
+    }
+
+    /** The brakes in force: declared ones first, then those set, oldest first. */
+    public record BrakeList(List<Brake> items) {
+    }
+
+    /** Every brake in force. */
+    @GET
+    @Operation(hidden = true)
+    public Uni<Response> list() {
+        Response refused = refusedCaller();
+        return refused != null ? Uni.createFrom().item(refused)
+            : brakes.listed().map(items -> Response.ok(new BrakeList(items)).build());
+    }
+
+    /** Sets (or replaces) the brake of a scope. */
+    @PUT
+    @Path("{scope}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Uni<Response> set(@PathParam("scope") String scope, @Valid @NotNull SetBrakeRequest request) {
+        Response refused = refusedCaller();
+        if (refused != null) {
+            return Uni.createFrom().item(refused);
+        }
+        BrakeScope parsed = parse(scope);
+        Access operator = CurrentAccess.get().orElseThrow();
+        return brakes.set(parsed, request.mode(), request.reason(), who(operator),
+                request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds()))
+            .map(brake -> Response.ok(brake).build());
+    }
+
+    /** Lifts the brake of a scope. */
+    @DELETE
+    @Path("{scope}")
+    @Operation(hidden = true)
+    public Uni<Response> lift(@PathParam("scope") String scope) {
+        Response refused = refusedCaller();
+        if (refused != null) {
+            return Uni.createFrom().item(refused);
+        }
+        BrakeScope parsed = parse(scope);
+        if (brakes.declared(parsed.text())) {
+            return Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
+                + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")));
+        }
+        return brakes.lift(parsed, who(CurrentAccess.get().orElseThrow())).map(lifted -> lifted
+            ? Response.noContent().build()
+            : ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope.")));
+    }
+
+    /** An agent's token never operates brakes, whatever scopes it carries. */
+    private static Response refusedCaller() {
+        Access access = CurrentAccess.get().orElse(null);
+        if (access == null || access.tier() == CallerType.AGENT || access.label() == CallerType.AGENT) {
+            return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "Agents may not operate "
+                + "brakes.")));
+        }
+        return null;
+    }
+
+    private static BrakeScope parse(String scope) {
+        return BrakeScope.parse(scope).orElseThrow(() -> new InvalidInputException(List.of(new Violation("scope",
+            "must be principal:<tenant>:<sub>, tenant:<tenant>, caller-type:<human|agent|mcp|unknown> or all",
+            "Pattern"))));
+    }
+
+    private static String who(Access operator) {
+        return operator.actor().tenant().value() + ":" + operator.actor().principal();
+    }
+}
