@@ -74,9 +74,12 @@ public class Brakes {
                 brakes -> brakes.active().stream().filter(brake -> brake.parsedScope().kind() == kind).count());
         }
         registry.gauge(MetricNames.BRAKES_LONGEST_HELD, this, Brakes::longestHeldSeconds);
-        for (CallerType caller : CallerType.values()) {
-            for (BrakeScope.Kind kind : BrakeScope.Kind.values()) {
+        for (BrakeScope.Kind kind : BrakeScope.Kind.values()) {
+            for (CallerType caller : CallerType.values()) {
                 braked(caller, kind);
+            }
+            for (String action : List.of("set", "lift", AutoBrake.AUTO)) {
+                registry.counter(MetricNames.BRAKE_CHANGES, "action", action, "kind", kind.label());
             }
         }
     }
