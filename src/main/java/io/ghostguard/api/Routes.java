@@ -29,6 +29,13 @@ public final class Routes {
     /** The ledger of one order. */
     public static final String PAYMENTS = API + "/payments";
 
+    /** The operator API of the brakes (SPEC 13): outside {@link #API}, not behind the idempotency gate. */
+    public static final String BRAKES = "/admin/v1/brakes";
+    /** One brake, below {@link #BRAKES}. */
+    public static final String ONE_BRAKE = "/{scope}";
+    /** The operator routes. */
+    public static final List<String> OPERATOR = List.of(BRAKES, BRAKES + ONE_BRAKE);
+
     /** Every template, most specific first, so that a path matches the first template it fits. */
     public static final List<String> ALL = List.of(ORDER_CANCELLATION, ORDER, ORDERS, INVENTORY_ADJUSTMENTS,
         INVENTORY_ITEM, PAYMENTS);

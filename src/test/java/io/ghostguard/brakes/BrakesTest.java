@@ -41,7 +41,8 @@ class BrakesTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.brakes.auto.agent.refusals", "5", "orders.brakes.auto.agent.cool-down", "PT6S",
+            return Map.of("orders.brakes.auto.agent.enabled", "true", "orders.brakes.auto.agent.refusals", "5",
+                "orders.brakes.auto.agent.cool-down", "PT6S",
                 "orders.brakes.frozen.scope", "tenant:frozen", "orders.brakes.frozen.mode", "all",
                 "orders.brakes.frozen.reason", "migration of this merchant");
         }

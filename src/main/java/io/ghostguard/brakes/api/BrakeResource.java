@@ -1,5 +1,6 @@
 package io.ghostguard.brakes.api;
 
+import io.ghostguard.api.Routes;
 import io.ghostguard.brakes.Brake;
 import io.ghostguard.brakes.BrakeScope;
 import io.ghostguard.brakes.Brakes;
@@ -35,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
  * surface, kept out of the API document that agents read; an agent's token is refused here even with the scope.
  * Every change is logged with who, what and why, and counted.
  */
-@Path("/admin/v1/brakes")
+@Path(Routes.BRAKES)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.OPS_BRAKE)
 public class BrakeResource {
@@ -61,7 +62,7 @@ public class BrakeResource {
 
     /** Sets (or replaces) the brake of a scope. */
     @PUT
-    @Path("{scope}")
+    @Path(Routes.ONE_BRAKE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
     public Uni<Response> set(@PathParam("scope") String scope, @Valid @NotNull SetBrakeRequest request) {
@@ -78,7 +79,7 @@ public class BrakeResource {
 
     /** Lifts the brake of a scope. */
     @DELETE
-    @Path("{scope}")
+    @Path(Routes.ONE_BRAKE)
     @Operation(hidden = true)
     public Uni<Response> lift(@PathParam("scope") String scope) {
         Response refused = refusedCaller();
