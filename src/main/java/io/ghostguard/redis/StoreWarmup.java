@@ -40,6 +40,8 @@ public class StoreWarmup {
     private final int connections;
     private final AtomicReference<Uni<Boolean>> attempt = new AtomicReference<>();
     private volatile boolean warm;
+    /** Whether the failure to reach Redis was logged already (once, not at every retry). */
+    private volatile boolean warned;
 
     public StoreWarmup(RedisCalls calls, Vertx vertx,
                        @ConfigProperty(name = "quarkus.redis.max-pool-size", defaultValue = "6") int poolSize) {
@@ -102,8 +104,13 @@ public class StoreWarmup {
                     loaded, opened);
                 return true;
             }))
-            .onFailure().invoke(() -> LOG.warn("Redis not reached yet (or it refused a script load): the instance is "
-                + "not ready; check quarkus.redis.hosts, the password and the ACL"));
+            .onFailure().invoke(() -> {
+                if (!warned) {
+                    warned = true;
+                    LOG.warn("Redis not reached yet (or it refused to load a script): the instance is not ready until "
+                        + "it is; check quarkus.redis.hosts, the password and the ACL");
+                }
+            });
     }
 
     /** Takes every pool slot at once, each with a PING, and gives them back together: the pool is open. */
