@@ -3,13 +3,17 @@ package io.ghostguard.redis;
 import io.ghostguard.config.OrdersConfig;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
 import io.smallrye.mutiny.vertx.UniHelper;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -23,19 +27,25 @@ import java.util.function.Function;
  * That queue has a bound of its own, {@code orders.redis.pool-wait-timeout}, and a rule that tells a stalled store
  * from a long queue: a wait during which Redis answers nothing at all for a whole command timeout is a store failure
  * (503 at once); a wait while Redis keeps answering other calls is local queueing ({@link StoreBusyException} once
- * the bound is reached). A pool that refuses one more waiter is local too.
+ * the bound is reached). A pool that refuses one more waiter is local too. Every deadline runs on a Vert.x timer of
+ * the caller's event loop and does not count the time this instance itself stood still (see {@link #within}).
  */
 @ApplicationScoped
 public class RedisCalls {
 
+    /** A deadline timer this late shows that this instance stood still (GC, a starved CPU), not the store. */
+    private static final long STALL_MILLIS = 100;
+
     private final Redis client;
+    private final Vertx vertx;
     private final Duration timeout;
     private final Duration poolWait;
     /** Replies received from the store so far; a waiter that sees none arrive for a whole deadline knows it stalled. */
     private final AtomicLong answers = new AtomicLong();
 
-    public RedisCalls(OrdersConfig config, ReactiveRedisDataSource redis) {
+    public RedisCalls(OrdersConfig config, ReactiveRedisDataSource redis, Vertx vertx) {
         this.client = redis.getRedis().getDelegate();
+        this.vertx = vertx;
         this.timeout = config.redis().commandTimeout();
         this.poolWait = config.redis().poolWaitTimeout();
     }
@@ -45,16 +55,12 @@ public class RedisCalls {
      * when the call is subscribed, so it includes any wait for a pooled connection.
      */
     public <T> Uni<T> guard(String operation, Uni<T> call) {
-        return deadline(operation, call, timeout);
+        return translated(operation, within(operation, call, timeout));
     }
 
     /** Applies the deadline, lengthened by {@code extra} (a {@code WAIT} in the same batch may block that long). */
     public <T> Uni<T> guard(String operation, Uni<T> call, Duration extra) {
-        return deadline(operation, call, timeout.plus(extra));
-    }
-
-    private <T> Uni<T> deadline(String operation, Uni<T> call, Duration deadline) {
-        return translated(operation, call.invoke(answered -> answers.incrementAndGet()).ifNoItem().after(deadline).fail());
+        return translated(operation, within(operation, call, timeout.plus(extra)));
     }
 
     /**
@@ -72,8 +78,7 @@ public class RedisCalls {
                 reply = Future.failedFuture(e);
             }
             reply.onComplete(done -> connection.close());
-            return UniHelper.toUni(reply).invoke(answered -> answers.incrementAndGet())
-                .ifNoItem().after(timeout.plus(extra)).fail();
+            return within(operation, UniHelper.toUni(reply), timeout.plus(extra));
         }));
     }
 
@@ -82,40 +87,90 @@ public class RedisCalls {
             .transform(failure -> new StoreUnavailableException(operation, failure));
     }
 
-    private Uni<RedisConnection> acquire(String operation) {
-        long started = System.nanoTime();
-        Future<RedisConnection> connecting = client.connect();
-        return waitFor(operation, connecting, started, answers.get());
+    /**
+     * The call's item, or a store failure once {@code deadline} passed without it. The deadline is a Vert.x timer
+     * checked on the caller's event loop after one more turn of it, so a reply that came in while this instance was
+     * busy is taken first; and a timer that fires late (this instance stood still: GC, a starved CPU) gives the
+     * call the time it lost once more, so that time is not counted against the store.
+     */
+    private <T> Uni<T> within(String operation, Uni<T> call, Duration deadline) {
+        return Uni.createFrom().emitter(emitter -> {
+            AtomicBoolean settled = new AtomicBoolean();
+            Context context = vertx.getOrCreateContext();
+            call.subscribe().with(item -> {
+                answers.incrementAndGet();
+                if (settled.compareAndSet(false, true)) {
+                    emitter.complete(item);
+                }
+            }, failure -> {
+                if (settled.compareAndSet(false, true)) {
+                    emitter.fail(failure);
+                }
+            });
+            expireAfter(context, deadline.toMillis(), true, () -> {
+                if (settled.compareAndSet(false, true)) {
+                    emitter.fail(new StoreUnavailableException(operation, null));
+                }
+            });
+        });
+    }
+
+    /** Runs {@code expire} on {@code context} after {@code millis}, lengthened once by a timer's lateness. */
+    private void expireAfter(Context context, long millis, boolean mayExtend, Runnable expire) {
+        long armed = System.nanoTime();
+        context.runOnContext(armedHere -> vertx.setTimer(Math.max(1, millis), id -> {
+            long late = (System.nanoTime() - armed) / 1_000_000 - millis;
+            if (mayExtend && late > STALL_MILLIS) {
+                expireAfter(context, late, false, expire);
+            } else {
+                context.runOnContext(ignored -> expire.run());
+            }
+        }));
     }
 
     /**
-     * Waits for {@code connecting} one step at a time (a command timeout, or what is left of the pool wait): after a
-     * step in which the store answered nothing the store has stalled; after one in which it answered, the wait goes
-     * on until the pool wait is used up.
+     * A pooled connection for {@code operation}, waited for one step at a time (a command timeout, or what is left of
+     * the pool wait): after a step in which the store answered nothing the store has stalled; after one in which it
+     * answered, the wait goes on until the pool wait is used up. A connection that comes after the call gave up goes
+     * back to the pool unused.
      */
-    private Uni<RedisConnection> waitFor(String operation, Future<RedisConnection> connecting, long started,
-                                         long answersSeen) {
-        long stepStarted = System.nanoTime();
-        long step = Math.max(1, Math.min(timeout.toNanos(), poolWait.toNanos() - (stepStarted - started)));
-        return UniHelper.toUni(connecting)
-            .onFailure().transform(failure -> failure instanceof ConnectionPoolTooBusyException
-                ? new StoreBusyException(operation, failure) : new StoreUnavailableException(operation, failure))
-            .ifNoItem().after(Duration.ofNanos(step)).recoverWithUni(() -> {
-                long now = System.nanoTime();
-                long answered = answers.get();
-                if (answered == answersSeen && now - stepStarted >= timeout.toNanos()) {
-                    return gaveUp(connecting, new StoreUnavailableException(operation, null));
+    private Uni<RedisConnection> acquire(String operation) {
+        return Uni.createFrom().emitter(emitter -> {
+            AtomicBoolean settled = new AtomicBoolean();
+            client.connect().onComplete(done -> {
+                if (!settled.compareAndSet(false, true)) {
+                    if (done.succeeded()) {
+                        done.result().close();
+                    }
+                } else if (done.succeeded()) {
+                    emitter.complete(done.result());
+                } else {
+                    emitter.fail(done.cause() instanceof ConnectionPoolTooBusyException
+                        ? new StoreBusyException(operation, done.cause())
+                        : new StoreUnavailableException(operation, done.cause()));
                 }
-                if (now - started < poolWait.toNanos()) {
-                    return waitFor(operation, connecting, started, answered);
-                }
-                return gaveUp(connecting, new StoreBusyException(operation, null));
             });
+            awaitConnection(vertx.getOrCreateContext(), operation, System.nanoTime(), answers.get(), settled, emitter);
+        });
     }
 
-    /** Fails a wait; the connection, should it still come, goes back to the pool unused. */
-    private static Uni<RedisConnection> gaveUp(Future<RedisConnection> connecting, StoreUnavailableException failure) {
-        connecting.onSuccess(RedisConnection::close);
-        return Uni.createFrom().failure(failure);
+    private void awaitConnection(Context context, String operation, long started, long answersSeen,
+                                 AtomicBoolean settled, UniEmitter<? super RedisConnection> emitter) {
+        long stepStarted = System.nanoTime();
+        long step = Math.min(timeout.toMillis(), poolWait.toMillis() - (stepStarted - started) / 1_000_000);
+        expireAfter(context, step, true, () -> {
+            if (settled.get()) {
+                return;
+            }
+            long now = System.nanoTime();
+            long answered = answers.get();
+            boolean stalled = answered == answersSeen && now - stepStarted >= timeout.toNanos();
+            if (!stalled && now - started < poolWait.toNanos()) {
+                awaitConnection(context, operation, started, answered, settled, emitter);
+            } else if (settled.compareAndSet(false, true)) {
+                emitter.fail(stalled ? new StoreUnavailableException(operation, null)
+                    : new StoreBusyException(operation, null));
+            }
+        });
     }
 }
