@@ -30,7 +30,8 @@ public class EndpointOverrideNames {
     /** A state-changing endpoint that names no policy of its own. */
     public static final String DEFAULT = "default";
 
-    static final List<String> ENDPOINTS = List.of(PLACE_ORDER, CANCEL_ORDER, ADJUST_STOCK, DEFAULT);
+    /** Every endpoint name an override may use. */
+    public static final List<String> ENDPOINTS = List.of(PLACE_ORDER, CANCEL_ORDER, ADJUST_STOCK, DEFAULT);
     static final List<String> SETTINGS = List.of("enabled", "retention", "lease", "in-flight-wait", "on-store-failure");
 
     private static final String PREFIX = "orders.idempotency.endpoints.";

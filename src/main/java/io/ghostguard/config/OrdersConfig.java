@@ -258,6 +258,15 @@ public interface OrdersConfig {
         @DurationMin(millis = 1, message = POSITIVE)
         Duration commandTimeout();
 
+        /**
+         * Longest time a call may wait for a pooled connection while Redis keeps answering other calls (this
+         * instance's own queue, not counted against the command timeout); a wait in which Redis answers nothing for a
+         * whole command timeout fails at once as a store failure. Default 2 s.
+         */
+        @WithDefault("PT2S")
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration poolWaitTimeout();
+
         /** Replicas that must acknowledge a placed order before 201 is answered (WAIT); default 0 (off). */
         @WithDefault("0")
         @PositiveOrZero(message = "must be zero or more")

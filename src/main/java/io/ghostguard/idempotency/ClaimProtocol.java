@@ -2,12 +2,21 @@ package io.ghostguard.idempotency;
 
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
+import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The idempotency claim protocol, independent of any surface: count the request and claim its key with a fenced
@@ -25,6 +34,8 @@ public class ClaimProtocol {
 
     private final ClaimStore store;
     private final Vertx vertx;
+    /** The shared look in progress per storage key (see {@link Watch}). */
+    private final Map<String, Watch> watches = new ConcurrentHashMap<>();
 
     public ClaimProtocol(ClaimStore store, Vertx vertx) {
         this.store = store;
@@ -67,10 +78,14 @@ public class ClaimProtocol {
     }
 
     /**
-     * Counts the request against {@code rate} (null: none; polls are not counted again) and claims
-     * {@code storageKey} for a request with {@code fingerprint}, in one step. While the same request runs
-     * elsewhere, polls on a Vert.x timer (the caller stays on its event loop) for at most {@code inFlightWait}. A
-     * fresh key counts against {@code budget} (null: none).
+     * Counts the request against {@code rate} (null: none) and claims {@code storageKey} for a request with
+     * {@code fingerprint}, in one step. While the same request runs elsewhere, waits for at most
+     * {@code inFlightWait}, looking again on a Vert.x timer (the caller stays on its event loop); the duplicates of
+     * one key waiting on this instance share each look (see {@link Watch}). A fresh key counts against
+     * {@code budget} (null: none).
+     *
+     * <p>The rate is counted once per request, by its own first step; the shared looks count nothing, so however
+     * many duplicates wait, each is counted exactly once, as a request that came.
      */
     public Uni<Begun> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait,
                             KeyBudget budget, RateCheck rate) {
@@ -82,6 +97,7 @@ public class ClaimProtocol {
                 .map(decision -> new Begun(decision, first.rate())));
     }
 
+    /** Decides on one look at the key: the request's own first one, or one it shared (see {@link Watch}). */
     private Uni<Decision> decided(Claim claim, ClaimStore.Looked looked, Duration lease, long deadline,
                                   KeyBudget budget, long pollMillis) {
         switch (looked.found()) {
@@ -92,26 +108,155 @@ public class ClaimProtocol {
             case OVER_BUDGET:
                 return Uni.createFrom().item(new Decision.OverBudget(looked.budgetWaitMillis()));
             default:
-                break;
+                return waited(claim, looked.held().orElseThrow(), looked.acknowledged(), lease, deadline, budget,
+                    pollMillis);
         }
-        IdempotencyRecord held = looked.held().orElseThrow();
+    }
+
+    private Uni<Decision> waited(Claim claim, IdempotencyRecord held, int acknowledged, Duration lease, long deadline,
+                                 KeyBudget budget, long pollMillis) {
         if (!claim.pending().fingerprint().equals(held.fingerprint())) {
             return Uni.createFrom().item(new Decision.Reused());
         }
         if (held.completed()) {
-            return Uni.createFrom().item(new Decision.Replay(held, looked.acknowledged()));
+            return Uni.createFrom().item(new Decision.Replay(held, acknowledged));
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
             return Uni.createFrom().item(new Decision.InProgress());
         }
         long pause = Math.min(pollMillis, Math.max(1, left / 1_000_000));
-        return pause(pause)
-            .flatMap(ignored -> store.claim(claim.storageKey(), claim.pending(), lease, budget, null)
-                // A poll may claim the key once the twin let it go; one that timed out is released like the first.
-                .onFailure(StoreUnavailableException.class).invoke(() -> releaseInBackground(claim, lease)))
-            .flatMap(next -> decided(claim, next, lease, deadline, budget,
-                Math.min(pollMillis * 2, LONGEST_POLL_MILLIS)));
+        long next = Math.min(pollMillis * 2, LONGEST_POLL_MILLIS);
+        return shared(claim, lease, budget, pause, left).flatMap(seen -> {
+            if (seen.adopted() != null) {
+                return Uni.createFrom().item(new Decision.Execute(seen.adopted()));
+            }
+            if (seen.looked() == null) {
+                return waited(claim, held, acknowledged, lease, deadline, budget, next);
+            }
+            return decided(claim, seen.looked(), lease, deadline, budget, next);
+        });
+    }
+
+    /**
+     * What one waiter made of a shared look: the look (null: no news, the wait ran out first or the pool was busy),
+     * or the look's claim, which this waiter adopted and now executes under.
+     */
+    private record Seen(ClaimStore.Looked looked, Claim adopted) {
+        static final Seen NOTHING = new Seen(null, null);
+    }
+
+    /**
+     * Joins the look at {@code claim}'s key that the duplicates waiting on this instance share (starting it, after
+     * {@code pauseMillis}, when none is under way), for at most {@code leftNanos}: the wait runs out on its own
+     * timer, as no news, whenever the look answers. The answer comes back on the waiter's own Vert.x context.
+     */
+    private Uni<Seen> shared(Claim claim, Duration lease, KeyBudget budget, long pauseMillis, long leftNanos) {
+        return Uni.createFrom().emitter(emitter -> {
+            Context context = Vertx.currentContext();
+            AtomicBoolean settled = new AtomicBoolean();
+            long timer = vertx.setTimer(Math.max(1, leftNanos / 1_000_000), id -> {
+                if (settled.compareAndSet(false, true)) {
+                    emitter.complete(Seen.NOTHING);
+                }
+            });
+            Waiter waiter = (watch, looked, failure) -> {
+                if (!settled.compareAndSet(false, true)) {
+                    return; // gave up already: it neither adopts nor answers
+                }
+                vertx.cancelTimer(timer);
+                Runnable answer = answer(emitter, watch, claim, looked, failure);
+                if (context == null) {
+                    answer.run();
+                } else {
+                    context.runOnContext(ignored -> answer.run());
+                }
+            };
+            while (!watches.computeIfAbsent(claim.storageKey(), key -> new Watch(
+                new Claim(key, IdempotencyRecord.pending(ownerToken(), claim.pending().fingerprint())), lease, budget,
+                pauseMillis)).join(waiter)) {
+                Thread.onSpinWait(); // that look was just answered: join the next one
+            }
+        });
+    }
+
+    /** Decides, synchronously, what a shared look means to one waiter (adopting its claim at most once). */
+    private static Runnable answer(UniEmitter<? super Seen> emitter, Watch watch, Claim claim,
+                                   ClaimStore.Looked looked, Throwable failure) {
+        if (failure instanceof StoreBusyException) {
+            // The look only waited too long for a connection of this instance's pool: no news, not a store failure.
+            return () -> emitter.complete(Seen.NOTHING);
+        }
+        if (failure != null) {
+            return () -> emitter.fail(failure);
+        }
+        if (looked.found() != ClaimStore.Found.CLAIMED) {
+            return () -> emitter.complete(new Seen(looked, null));
+        }
+        if (watch.claim.pending().fingerprint().equals(claim.pending().fingerprint()) && watch.adopt()) {
+            return () -> emitter.complete(new Seen(null, watch.claim));
+        }
+        // Another waiter here took the key for the same request: it runs, and this one waits for it.
+        ClaimStore.Looked running = new ClaimStore.Looked(ClaimStore.Found.EXISTING,
+            Optional.of(watch.claim.pending()), null, 0, looked.acknowledged());
+        return () -> emitter.complete(new Seen(running, null));
+    }
+
+    /** One waiter of a shared look; called once, synchronously, when the look is answered. */
+    @FunctionalInterface
+    private interface Waiter {
+        void seen(Watch watch, ClaimStore.Looked looked, Throwable failure);
+    }
+
+    /**
+     * One look at a key, shared by every duplicate of it waiting on this instance: a burst of duplicates costs one
+     * claim step per pause instead of one each. The look claims the key with a pending record of its own when the
+     * twin let it go; exactly one waiter of the same request adopts that claim and executes, and a claim that no
+     * waiter adopted (all had given up) is released, fenced. A look counts no rate; a fresh key it claims counts
+     * against the new-key budget once, as one key.
+     */
+    private final class Watch {
+        private final Claim claim;
+        private final AtomicBoolean taken = new AtomicBoolean();
+        private final List<Waiter> waiters = new ArrayList<>();
+        private boolean answered;
+
+        Watch(Claim claim, Duration lease, KeyBudget budget, long pauseMillis) {
+            this.claim = claim;
+            vertx.setTimer(pauseMillis, id -> store.claim(claim.storageKey(), claim.pending(), lease, budget, null)
+                .subscribe().with(looked -> answer(looked, null, lease), failure -> {
+                    // A look that timed out may still have claimed the key (a stalled Redis runs it when it wakes).
+                    releaseInBackground(claim, lease);
+                    answer(null, failure, lease);
+                }));
+        }
+
+        /** Adds a waiter; false when the look was answered already (the waiter joins the next one). */
+        synchronized boolean join(Waiter waiter) {
+            if (answered) {
+                return false;
+            }
+            waiters.add(waiter);
+            return true;
+        }
+
+        private void answer(ClaimStore.Looked looked, Throwable failure, Duration lease) {
+            List<Waiter> all;
+            synchronized (this) {
+                answered = true;
+                watches.remove(claim.storageKey(), this);
+                all = List.copyOf(waiters);
+            }
+            all.forEach(waiter -> waiter.seen(this, looked, failure));
+            if (looked != null && looked.found() == ClaimStore.Found.CLAIMED && adopt()) {
+                releaseInBackground(claim, lease); // every waiter had given up
+            }
+        }
+
+        /** Takes the look's claim; true for exactly one caller. */
+        boolean adopt() {
+            return taken.compareAndSet(false, true);
+        }
     }
 
     /** Stores the final result of a claim; false when the claim was no longer this request's. */

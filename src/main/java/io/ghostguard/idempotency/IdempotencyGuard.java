@@ -151,10 +151,11 @@ public class IdempotencyGuard {
 
     /**
      * Completes a ticket with the call's answer (its problem document when it is one): a final answer is stored
-     * (unless the effect's script stored it already), anything else releases the claim so a retry executes. A 503
-     * may come after the effect ran (a timeout, too few replicas), so its claim is released in the background,
-     * fenced, and the answer is the refusal returned here: the call may have been applied, and a retry with the
-     * same key gets its result.
+     * (unless the effect's script stored it already), anything else releases the claim so a retry executes. A 503 of
+     * an effect that found its claim gone is answered as it is (the effect applied nothing; the claim is not this
+     * call's to release). Any other 503 may come after the effect ran (a timeout, too few replicas), so its claim is
+     * released in the background, fenced, and the answer is the refusal returned here: the call may have been
+     * applied, and a retry with the same key gets its result instead of applying it again.
      */
     public Uni<Refusal> finish(Ticket ticket, int status, Problem problem, String contentType, String location,
                                Supplier<String> body) {
@@ -162,12 +163,19 @@ public class IdempotencyGuard {
             return Uni.createFrom().nullItem();
         }
         String route = ticket.endpoint().route();
+        if (status == 503 && ProblemCatalogue.isLeaseLost(problem)) {
+            metrics.decided(route, IdempotencyOutcome.LEASE_LOST);
+            LOG.warnf("an execution on %s outlived its lease (%s) and applied nothing; the caller retries with the "
+                + "same key", route, ticket.endpoint().lease());
+            return Uni.createFrom().item(Refusal.retryAfter(problem, ProblemCatalogue.RETRY_SECONDS));
+        }
         if (status == 503) {
             metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
             protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
             return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
                 "The store did not answer in time, so this attempt may have been applied; retry with the same "
-                    + "idempotency key to get its result (it is never applied twice)."), ProblemCatalogue.RETRY_SECONDS));
+                    + "idempotency key to get its result rather than applying it again."),
+                ProblemCatalogue.RETRY_SECONDS));
         }
         if (!storable(status, problem)) {
             return protocol.abandon(ticket.claim())

@@ -16,6 +16,8 @@ public enum IdempotencyOutcome {
     KEY_INVALID("key_invalid"),
     /** Store down and the endpoint fails closed: 503. */
     STORE_UNAVAILABLE("store_unavailable"),
+    /** The execution outlived its lease, so its effect's script applied nothing: 503, retry with the same key. */
+    LEASE_LOST("lease_lost"),
     /** Store down and the endpoint fails open: executed without protection. */
     FAIL_OPEN("fail_open"),
     /** The principal's new-key budget is used up: 429. */

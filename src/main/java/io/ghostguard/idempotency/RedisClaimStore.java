@@ -5,7 +5,6 @@ import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -13,10 +12,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The claim store on Redis, the only class that speaks Redis for idempotency keys: one Lua script per call,
- * each with the shared deadline and timed as {@code idempotency_store_seconds{operation, result}}. With
- * {@code orders.redis.min-replica-acks}, the claim step runs with {@code WAIT} in the same batch, so a replayed
- * answer is vouched for by as many replicas as a first one.
+ * The claim store on Redis, the only class that speaks Redis for idempotency keys: one Lua script per call, each
+ * with the shared deadline measured at the store ({@link RedisCalls#atStore}) and timed as
+ * {@code idempotency_store_seconds{operation, result}}. With {@code orders.redis.min-replica-acks}, the claim step
+ * runs with {@code WAIT} in the same batch, so a replayed answer is vouched for by as many replicas as a first one.
  */
 @ApplicationScoped
 public class RedisClaimStore implements ClaimStore {
@@ -25,15 +24,12 @@ public class RedisClaimStore implements ClaimStore {
     private static final LuaScript COMMIT = LuaScript.load("idempotency-commit");
     private static final LuaScript RELEASE = LuaScript.load("idempotency-release");
 
-    private final ReactiveRedisDataSource redis;
     private final RedisCalls calls;
     private final IdempotencyMetrics metrics;
     private final int replicas;
     private final Duration ackTimeout;
 
-    public RedisClaimStore(ReactiveRedisDataSource redis, RedisCalls calls, IdempotencyMetrics metrics,
-                           OrdersConfig config) {
-        this.redis = redis;
+    public RedisClaimStore(RedisCalls calls, IdempotencyMetrics metrics, OrdersConfig config) {
         this.calls = calls;
         this.metrics = metrics;
         this.replicas = config.redis().minReplicaAcks();
@@ -47,9 +43,7 @@ public class RedisClaimStore implements ClaimStore {
             budget == null ? "0" : Long.toString(budget.window().toMillis()),
             rate == null ? "" : rate.arguments().get(0), rate == null ? "0" : rate.arguments().get(1));
         List<String> keys = List.of(key, budget == null ? key : budget.counterKey(), rate == null ? key : rate.key());
-        Uni<LuaScript.Replied> call = CLAIM.run(redis, keys, args, replicas, ackTimeout.toMillis());
-        return metrics.timeStore("claim", calls.guard("idempotency-claim", call,
-                replicas > 0 ? ackTimeout : Duration.ZERO))
+        return metrics.timeStore("claim", CLAIM.run(calls, "idempotency-claim", keys, args, replicas, ackTimeout))
             .map(replied -> {
                 List<String> reply = replied.reply();
                 RateDecision decision = rate == null ? null : rate.decision(reply, 2);
@@ -68,17 +62,16 @@ public class RedisClaimStore implements ClaimStore {
     @Override
     public Uni<Boolean> commit(String key, IdempotencyRecord pending, IdempotencyRecord completed, Duration retention) {
         List<String> args = List.of(pending.encode(), completed.encode(), Long.toString(retention.toMillis()));
-        return timed("commit", COMMIT.run(redis, List.of(key), args)).map(RedisClaimStore::one);
+        return timed("commit", COMMIT, List.of(key), args).map(RedisClaimStore::one);
     }
 
     @Override
     public Uni<Boolean> release(String key, IdempotencyRecord pending) {
-        return timed("release", RELEASE.run(redis, List.of(key), List.of(pending.encode())))
-            .map(RedisClaimStore::one);
+        return timed("release", RELEASE, List.of(key), List.of(pending.encode())).map(RedisClaimStore::one);
     }
 
-    private <T> Uni<T> timed(String operation, Uni<T> call) {
-        return metrics.timeStore(operation, calls.guard("idempotency-" + operation, call));
+    private Uni<List<String>> timed(String operation, LuaScript script, List<String> keys, List<String> args) {
+        return metrics.timeStore(operation, script.run(calls, "idempotency-" + operation, keys, args));
     }
 
     private static boolean one(List<String> reply) {

@@ -32,6 +32,6 @@ public record Ticket(EndpointPolicy endpoint, ClaimProtocol.Claim claim, Operati
         return new ScriptCommit(claim.storageKey(), claim.pending().encode(), endpoint.retention().toMillis(),
             IdempotencyRecord.completedHead(fingerprint, 201, JSON, prefix),
             IdempotencyRecord.completedHead(fingerprint, 200, JSON, prefix),
-            locationPrefix != null);
+            locationPrefix != null, operationKey.key(), fingerprint);
     }
 }

@@ -1,5 +1,6 @@
 package io.ghostguard.inventory;
 
+import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.ghostguard.redis.ScriptCommit;
@@ -9,6 +10,7 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.hash.ReactiveHashCommands;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,13 +29,12 @@ public class InventoryRepository {
     private static final LuaScript ADJUST_COMMITTING = LuaScript.committing("adjust-stock");
     /** An adjustment creates nothing: no outcome of its script is answered as created. */
     private static final String NO_CREATED_OUTCOME = "-";
+    private static final String ADJUST_OPERATION = "inventory-adjust";
 
-    private final ReactiveRedisDataSource redis;
     private final ReactiveHashCommands<String, String, String> hashes;
     private final RedisCalls calls;
 
     public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls) {
-        this.redis = redis;
         this.hashes = redis.hash(String.class);
         this.calls = calls;
     }
@@ -49,7 +50,7 @@ public class InventoryRepository {
         List<String> args = List.of(condition(precondition.ifMatchAny(), precondition.ifMatch()),
             Long.toString(item.available()), Long.toString(item.unitPrice()), item.currency(),
             condition(precondition.ifNoneMatchAny(), precondition.ifNoneMatch()));
-        return calls.guard("inventory-write", SET.run(redis, List.of(tenant.key(Keyspace.INVENTORY, item.sku())), args))
+        return SET.run(calls, "inventory-write", List.of(tenant.key(Keyspace.INVENTORY, item.sku())), args)
             .map(reply -> switch (reply.get(0)) {
                 case "ok" -> new StockItem(item.sku(), item.available(), item.unitPrice(), item.currency(),
                     Long.parseLong(reply.get(1)));
@@ -73,22 +74,37 @@ public class InventoryRepository {
 
     /**
      * Changes the available quantity by {@code delta}, never below zero; returns the stored record. With a
-     * {@code commit} (null: none), the same script stores the claimed 200 answer with the change, so a change that
-     * happened is never executed again by a retry, even after a timeout.
+     * {@code commit} (null: none), the same script first checks that the caller still owns its claim (when it does
+     * not, nothing is applied: {@link LeaseLostException}), keeps the adjustment's natural key (the scoped key hash
+     * bound to the request, kept as long as the stored answer) and stores the claimed 200 answer with the change, so
+     * a change that happened is never applied again by a retry, even after a timeout or a lost lease.
      */
     public Uni<StockItem> adjust(TenantId tenant, String sku, long delta, ScriptCommit commit) {
-        List<String> keys = List.of(tenant.key(Keyspace.INVENTORY, sku));
-        List<String> args = List.of(Long.toString(delta), sku);
-        Uni<List<String>> call = commit == null ? ADJUST.run(redis, keys, args)
-            : ADJUST_COMMITTING.run(redis, commit, keys, args, NO_CREATED_OUTCOME, "ok", 0, 0)
-                .map(committed -> committed.split().reply());
-        return calls.guard("inventory-adjust", call)
-            .map(reply -> switch (reply.get(0)) {
-                case "ok" -> new StockItem(sku, Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3)),
-                    reply.get(4), Long.parseLong(reply.get(5)));
-                case "missing" -> throw new SkuNotFoundException(sku);
-                default -> throw new InsufficientStockForAdjustmentException(sku, delta, Long.parseLong(reply.get(1)));
-            });
+        Uni<List<String>> call;
+        if (commit == null) {
+            call = ADJUST.run(calls, ADJUST_OPERATION, List.of(tenant.key(Keyspace.INVENTORY, sku)),
+                List.of(Long.toString(delta), sku, "", "0"));
+        } else {
+            List<String> keys = List.of(tenant.key(Keyspace.INVENTORY, sku),
+                tenant.key(Keyspace.ADJUSTMENT_KEY, commit.naturalKey()));
+            List<String> args = List.of(Long.toString(delta), sku, commit.requestDigest(),
+                Long.toString(commit.retentionMillis()));
+            call = ADJUST_COMMITTING.run(calls, ADJUST_OPERATION, commit, keys, args, NO_CREATED_OUTCOME, "ok", 0,
+                    Duration.ZERO)
+                .map(committed -> {
+                    if (committed.split().state() == ScriptCommit.State.LOST) {
+                        throw new LeaseLostException(ADJUST_OPERATION);
+                    }
+                    return committed.split().reply();
+                });
+        }
+        return call.map(reply -> switch (reply.get(0)) {
+            case "ok" -> new StockItem(sku, Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3)), reply.get(4),
+                Long.parseLong(reply.get(5)));
+            case "missing" -> throw new SkuNotFoundException(sku);
+            case "reused" -> throw new AdjustmentKeyReusedException();
+            default -> throw new InsufficientStockForAdjustmentException(sku, delta, Long.parseLong(reply.get(1)));
+        });
     }
 
     private static StockItem fromFields(String sku, Map<String, String> fields) {

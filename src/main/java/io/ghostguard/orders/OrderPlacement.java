@@ -11,7 +11,9 @@ public interface OrderPlacement {
     /**
      * Places and pays an order; fails with the domain's refusals ({@link InsufficientStockException},
      * {@link CurrencyMismatchException}, {@link OperationKeyReusedException},
-     * {@link ClientReferenceConflictException}, {@link SpendCapExceededException}, the provider's decline).
+     * {@link ClientReferenceConflictException}, {@link SpendCapExceededException}, the provider's decline), or with
+     * {@code LeaseLostException} when the execution's claim ran out before its script ran (nothing placed, its
+     * authorisation voided).
      */
     Uni<Placement> place(PlaceOrderCommand command);
 }

@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.jboss.logging.Logger;
 
 /**
  * Orders in Redis: the JSON record, the tenant and customer indexes and the two natural keys (see
@@ -46,18 +45,16 @@ public class OrderRepository {
     private static final LuaScript PLACE_COMMITTING = LuaScript.committing("place-order");
     private static final String CREATED = "created";
     private static final String EXISTING = "existing";
-    private static final Logger LOG = Logger.getLogger(OrderRepository.class);
+    private static final String PLACE_OPERATION = "place-order";
     private static final LuaScript CANCEL = LuaScript.load("cancel-order");
     private static final LuaScript PAGE = LuaScript.load("page-orders");
 
-    private final ReactiveRedisDataSource redis;
     private final ReactiveValueCommands<String, String> values;
     private final RedisCalls calls;
     private final ObjectMapper json;
     private final OrdersConfig config;
 
     public OrderRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json, OrdersConfig config) {
-        this.redis = redis;
         this.values = redis.value(String.class);
         this.calls = calls;
         this.json = json;
@@ -93,14 +90,19 @@ public class OrderRepository {
         /** The charge would exceed the spend cap; nothing was written. */
         record SpendCapReached(long untilWindowEndsMillis) implements Outcome {
         }
+
+        /** The caller's claim was gone when the script ran (its lease ran out): nothing was checked or written. */
+        record LeaseLost() implements Outcome {
+        }
     }
 
     /**
      * Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. With the
-     * command's commit, the same script stores the claimed answer of a created or found order (the order's record
-     * is its body). With {@code orders.redis.min-replica-acks}, WAIT runs in the same batch; a created order, or a
-     * found one whose answer this script stored, that too few replicas acknowledged fails the call like a store
-     * failure. A found order whose answer was not written here is answered as found on the primary: no write of
+     * command's commit, the script first checks that the caller still owns its claim ({@link Outcome.LeaseLost} when
+     * not: nothing placed), and stores the claimed answer of a created or found order (the order's record is its
+     * body) with the order. With {@code orders.redis.min-replica-acks}, WAIT runs in the same batch; a created
+     * order, or a found one whose answer this script stored, that too few replicas acknowledged fails the call like
+     * a store failure. A found order whose answer was not written here is answered as found on the primary: no write of
      * this script vouches for it.
      */
     public Uni<Outcome> place(PlaceOrderCommand command, String orderId, String paymentId, Instant createdAt) {
@@ -131,24 +133,23 @@ public class OrderRepository {
         Duration ackTimeout = config.redis().replicaAckTimeout();
         ScriptCommit commit = command.commit();
         Uni<LuaScript.Committed> call = commit == null
-            ? PLACE.run(redis, keys, args, replicas, ackTimeout.toMillis()).map(replied -> new LuaScript.Committed(
+            ? PLACE.run(calls, PLACE_OPERATION, keys, args, replicas, ackTimeout).map(replied -> new LuaScript.Committed(
                 new ScriptCommit.Split(ScriptCommit.State.OPEN, replied.reply()), replied.acknowledged()))
-            : PLACE_COMMITTING.run(redis, commit, keys, args, CREATED, EXISTING, replicas, ackTimeout.toMillis());
-        return calls.guard("place-order", call, replicas > 0 ? ackTimeout : Duration.ZERO)
-            .map(committed -> {
-                List<String> reply = committed.split().reply();
-                ScriptCommit.State state = committed.split().state();
-                String kind = reply.get(0);
-                boolean vouched = CREATED.equals(kind) || EXISTING.equals(kind) && state == ScriptCommit.State.STORED;
-                if (replicas > 0 && vouched && committed.acknowledged() < replicas) {
-                    throw new StoreUnavailableException("replica-wait", null);
-                }
-                if (state == ScriptCommit.State.LOST) {
-                    LOG.warn("idempotency claim expired before the placement stored its answer; the natural key "
-                        + "still protects a retry");
-                }
-                return toOutcome(reply);
-            });
+            : PLACE_COMMITTING.run(calls, PLACE_OPERATION, commit, keys, args, CREATED, EXISTING, replicas, ackTimeout);
+        return call.map(committed -> {
+            ScriptCommit.State state = committed.split().state();
+            if (state == ScriptCommit.State.LOST) {
+                // The script checked the claim first and ran nothing: no order, no stock, no charge.
+                return new Outcome.LeaseLost();
+            }
+            List<String> reply = committed.split().reply();
+            String kind = reply.get(0);
+            boolean vouched = CREATED.equals(kind) || EXISTING.equals(kind) && state == ScriptCommit.State.STORED;
+            if (replicas > 0 && vouched && committed.acknowledged() < replicas) {
+                throw new StoreUnavailableException("replica-wait", null);
+            }
+            return toOutcome(reply);
+        });
     }
 
     /** One order of the tenant, if it exists. */
@@ -161,7 +162,7 @@ public class OrderRepository {
     public Uni<OrderPage> page(TenantId tenant, String customerId, Long before, int limit) {
         String index = tenant.key(Keyspace.ORDER_INDEX, customerId == null ? ALL_ORDERS : CUSTOMER + customerId);
         String bound = before == null ? "+inf" : Long.toString(before);
-        return calls.guard("order-page", PAGE.run(redis, List.of(index), List.of(bound, Integer.toString(limit + 1))))
+        return PAGE.run(calls, "order-page", List.of(index), List.of(bound, Integer.toString(limit + 1)))
             .flatMap(reply -> {
                 List<String> ids = new ArrayList<>();
                 List<Long> sequences = new ArrayList<>();
@@ -186,7 +187,7 @@ public class OrderRepository {
         List<String> keys = new ArrayList<>(List.of(
             tenant.key(Keyspace.ORDER, order.id()), tenant.key(Keyspace.LEDGER, order.id())));
         order.lines().forEach(line -> keys.add(tenant.key(Keyspace.INVENTORY, line.sku())));
-        return calls.guard("cancel-order", CANCEL.run(redis, keys, List.of(ledgerEntryId(), at.toString())))
+        return CANCEL.run(calls, "cancel-order", keys, List.of(ledgerEntryId(), at.toString()))
             .map(reply -> "missing".equals(reply.get(0)) ? Optional.<Order>empty() : Optional.of(parse(reply.get(1))));
     }
 

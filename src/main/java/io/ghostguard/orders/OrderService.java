@@ -1,6 +1,7 @@
 package io.ghostguard.orders;
 
 import io.ghostguard.payments.PaymentGateway;
+import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,8 +29,10 @@ public class OrderService implements OrderPlacement {
      * authorisation, never a second hold), then one placing script that checks stock, writes the order and its
      * charge, and stores the claimed answer with it (SPEC 5, steps 3 and 4). The natural keys live inside the
      * script: when one already names an order of the same request, that order is the answer and nothing is
-     * charged twice; when it names one of another request, nothing is placed. An authorisation is voided when
-     * the script's outcome proves no order uses it: a refusal, or an order found under another authorisation.
+     * charged twice; when it names one of another request, nothing is placed. The script runs only while the
+     * execution still owns its claim; one that outlived its lease places nothing and fails with
+     * {@link LeaseLostException}. An authorisation is voided when the script's outcome proves no order uses it: a
+     * refusal, a lost claim, or an order found under another authorisation.
      * After a store failure the script may have run, so the authorisation is kept.
      */
     @Override
@@ -69,7 +72,8 @@ public class OrderService implements OrderPlacement {
                     : payments.voidAuthorization(paymentId))
                 .map(found -> new Placement(found, false, null));
         }
-        // Every other outcome placed nothing, and the provider key is bound to this request: no order uses it.
+        // Every other outcome placed nothing (a lost claim ran nothing at all), and the provider key is bound to this
+        // request and this execution: no order uses its authorisation.
         return payments.voidAuthorization(paymentId)
             .onItem().transformToUni(voided -> Uni.createFrom().<Placement>failure(refusal(outcome)));
     }
@@ -83,6 +87,9 @@ public class OrderService implements OrderPlacement {
         }
         if (outcome instanceof OrderRepository.Outcome.ReferenceConflict) {
             return new ClientReferenceConflictException();
+        }
+        if (outcome instanceof OrderRepository.Outcome.LeaseLost) {
+            return new LeaseLostException("place-order");
         }
         if (outcome instanceof OrderRepository.Outcome.SpendCapReached capped) {
             return new SpendCapExceededException(Duration.ofMillis(capped.untilWindowEndsMillis()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
+import io.ghostguard.inventory.AdjustmentKeyReusedException;
 import io.ghostguard.inventory.InsufficientStockForAdjustmentException;
 import io.ghostguard.inventory.PreconditionRequiredException;
 import io.ghostguard.inventory.SkuNotFoundException;
@@ -16,6 +17,7 @@ import io.ghostguard.orders.OrderNotFoundException;
 import io.ghostguard.orders.SpendCapExceededException;
 import io.ghostguard.payments.PaymentDeclinedException;
 import io.ghostguard.payments.UnknownPaymentOrderException;
+import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import io.quarkus.security.ForbiddenException;
@@ -42,6 +44,9 @@ public class ProblemCatalogue {
 
     private static final Logger LOG = Logger.getLogger(ProblemCatalogue.class);
 
+    private static final String LEASE_LOST = "This attempt took longer than its lease and applied nothing; retry with "
+        + "the same idempotency key.";
+
     private final SchemaViolationMetrics recorder;
     private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
 
@@ -59,8 +64,11 @@ public class ProblemCatalogue {
         on(InsufficientStockException.class, e -> Refusal.of(Problem.of(ProblemType.INSUFFICIENT_STOCK,
                 "SKU " + e.sku() + " has " + e.available() + " available, " + e.requested() + " requested.")
             .with("sku", e.sku()).with("requested", e.requested()).with("available", e.available())));
-        on(OperationKeyReusedException.class, e -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
-            "This idempotency key was used with a different request; use a new key for a new request.")));
+        Function<Throwable, Refusal> reused = e -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+            "This idempotency key was used with a different request; use a new key for a new request."));
+        table.put(OperationKeyReusedException.class, reused);
+        table.put(AdjustmentKeyReusedException.class, reused);
+        on(LeaseLostException.class, e -> Refusal.retryAfter(leaseLost(), RETRY_SECONDS));
         on(ClientReferenceConflictException.class, e -> Refusal.of(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT,
             "This clientReference already names an order with another customer, lines or currency; use a new "
                 + "reference for a new order.")));
@@ -111,6 +119,20 @@ public class ProblemCatalogue {
         LOG.errorf("unexpected failure, incident %s", incident);
         return Refusal.of(Problem.of(ProblemType.INTERNAL_ERROR, "Something went wrong on our side.")
             .with("incident", incident));
+    }
+
+    /**
+     * The 503 document of an execution whose claim ran out before its effect ran: the effect's script checked the
+     * claim first and applied nothing, so a retry with the same key executes it (once).
+     */
+    public static Problem leaseLost() {
+        return Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, LEASE_LOST);
+    }
+
+    /** Whether {@code problem} is the document of {@link #leaseLost()}. */
+    public static boolean isLeaseLost(Problem problem) {
+        return problem != null && ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE.uri().equals(problem.type())
+            && LEASE_LOST.equals(problem.detail());
     }
 
     /** The 403 document of a missing scope, the same whichever layer refuses the request. */

@@ -2,9 +2,11 @@ package io.ghostguard.redis;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
-import io.vertx.mutiny.redis.client.Response;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,21 +14,34 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A Lua script loaded once from {@code src/main/resources/redis}, run by SHA with a fallback to its source. */
+/**
+ * A Lua script loaded once from {@code src/main/resources/redis}, run by SHA with a fallback to its source. Every
+ * script made is listed ({@link #all()}), so that an instance can load them all into Redis before it is ready.
+ */
 public final class LuaScript {
+
+    private static final List<LuaScript> ALL = new CopyOnWriteArrayList<>();
 
     private final String source;
     private final String sha1;
-    /** Whether this script was sent whole once, so the server may have it cached (a batch tries EVALSHA then). */
-    private volatile boolean sent;
+    /** Whether the server is known to have this script cached (loaded at warm-up, or sent whole once). */
+    private volatile boolean cached;
 
     private LuaScript(String source) {
         this.source = source;
         this.sha1 = sha1(source);
+        ALL.add(this);
+    }
+
+    /** Every script made so far (each class that runs scripts makes its own when it is initialised). */
+    public static List<LuaScript> all() {
+        return List.copyOf(ALL);
     }
 
     /**
@@ -43,8 +58,9 @@ public final class LuaScript {
 
     /**
      * The script {@code redis/<effect>.lua} with the commit of {@code redis/lib/commit.lua}: the effect script
-     * becomes the function {@code domain(KEYS, ARGV)}, and the script's own keys and arguments are split between
-     * commit and effect by its first two arguments (see {@link ScriptCommit}).
+     * becomes the function {@code domain(KEYS, ARGV)}, run only while the caller still owns its claim, and the
+     * script's own keys and arguments are split between commit and effect by its first two arguments (see
+     * {@link ScriptCommit}).
      */
     public static LuaScript committing(String effect) {
         return new LuaScript("local function domain(KEYS, ARGV)\n" + read("redis/" + effect + ".lua") + "\nend\n"
@@ -58,14 +74,14 @@ public final class LuaScript {
 
     /**
      * Runs a script made by {@link #committing} with the commit's and the effect's keys and arguments (and WAIT,
-     * see {@link #run(ReactiveRedisDataSource, List, List, int, long)}); answers what the commit did and the
-     * effect's reply as one value.
+     * see {@link #run(RedisCalls, String, List, List, int, Duration)}); answers what the commit did and the effect's
+     * reply as one value.
      */
-    public Uni<Committed> run(ReactiveRedisDataSource redis, ScriptCommit commit, List<String> keys,
+    public Uni<Committed> run(RedisCalls calls, String operation, ScriptCommit commit, List<String> keys,
                               List<String> args, String createdOutcome, String foundOutcome, int replicas,
-                              long timeoutMillis) {
-        return run(redis, commit.keys(keys), commit.args(createdOutcome, foundOutcome, args), replicas, timeoutMillis)
-            .map(replied -> new Committed(ScriptCommit.split(replied.reply()), replied.acknowledged()));
+                              Duration ackTimeout) {
+        return run(calls, operation, commit.keys(keys), commit.args(createdOutcome, foundOutcome, args), replicas,
+            ackTimeout).map(replied -> new Committed(ScriptCommit.split(replied.reply()), replied.acknowledged()));
     }
 
     /** A committing script's reply: the commit's state, the effect's reply and the replicas that acknowledged. */
@@ -73,26 +89,60 @@ public final class LuaScript {
     }
 
     /**
-     * Runs the script; with {@code replicas > 0}, also {@code WAIT replicas timeout} in the same batch on the same
-     * connection, so the acknowledgements counted are those of this script's writes (SPEC 5). Answers the reply
-     * and the number of replicas that acknowledged (0 without WAIT).
+     * Runs the script on a connection of its own with the command deadline measured at the store
+     * ({@link RedisCalls#atStore}); with {@code replicas > 0}, also {@code WAIT replicas timeout} in the same batch on
+     * the same connection, so the acknowledgements counted are those of this script's writes (SPEC 5). Answers the
+     * reply and the number of replicas that acknowledged (0 without WAIT).
      */
-    public Uni<Replied> run(ReactiveRedisDataSource redis, List<String> keys, List<String> args, int replicas,
-                            long timeoutMillis) {
+    public Uni<Replied> run(RedisCalls calls, String operation, List<String> keys, List<String> args, int replicas,
+                            Duration ackTimeout) {
         if (replicas <= 0) {
-            return run(redis, keys, args).map(reply -> new Replied(reply, 0));
+            return run(calls, operation, keys, args).map(reply -> new Replied(reply, 0));
         }
-        Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeoutMillis);
-        if (!sent) {
-            // A NOSCRIPT in a batch still runs its WAIT, so the first batch sends the source instead of waiting twice.
-            sent = true;
-            return redis.getRedis().batch(List.of(request(Command.EVAL, source, keys, args), wait))
-                .map(replies -> new Replied(flatten(replies.get(0)), replies.get(1).toInteger()));
-        }
-        return redis.getRedis().batch(List.of(request(Command.EVALSHA, sha1, keys, args), wait))
-            .onFailure(LuaScript::isNoScript)
-            .recoverWithUni(() -> redis.getRedis().batch(List.of(request(Command.EVAL, source, keys, args), wait)))
+        Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(ackTimeout.toMillis());
+        return calls.atStore(operation, ackTimeout, connection -> waited(connection, keys, args, wait))
             .map(replies -> new Replied(flatten(replies.get(0)), replies.get(1).toInteger()));
+    }
+
+    /** Runs the script on a connection of its own with the command deadline measured at the store. */
+    public Uni<List<String>> run(RedisCalls calls, String operation, List<String> keys, List<String> args) {
+        return calls.atStore(operation, Duration.ZERO, connection -> sent(connection, keys, args))
+            .map(LuaScript::flatten);
+    }
+
+    /** The script and its WAIT as one batch: by SHA once the server has it, else (or on NOSCRIPT) whole. */
+    private Future<List<Response>> waited(RedisConnection connection, List<String> keys, List<String> args,
+                                          Request wait) {
+        if (!cached) {
+            // A NOSCRIPT in a batch still runs its WAIT, so a script not known cached is sent whole instead.
+            return connection.batch(List.of(request(Command.EVAL, source, keys, args), wait))
+                .onSuccess(replies -> cached = true);
+        }
+        return connection.batch(List.of(request(Command.EVALSHA, sha1, keys, args), wait))
+            .recover(failure -> isNoScript(failure)
+                ? connection.batch(List.of(request(Command.EVAL, source, keys, args), wait))
+                : Future.failedFuture(failure));
+    }
+
+    /** The script alone: by SHA once the server has it, else (or on NOSCRIPT) whole, which caches it there. */
+    private Future<Response> sent(RedisConnection connection, List<String> keys, List<String> args) {
+        if (!cached) {
+            return connection.send(request(Command.EVAL, source, keys, args)).onSuccess(reply -> cached = true);
+        }
+        return connection.send(request(Command.EVALSHA, sha1, keys, args))
+            .recover(failure -> isNoScript(failure) ? connection.send(request(Command.EVAL, source, keys, args))
+                : Future.failedFuture(failure));
+    }
+
+    /** {@code SCRIPT LOAD} of this script, for a warm-up. */
+    Request loadRequest() {
+        return Request.cmd(Command.SCRIPT).arg("LOAD").arg(source);
+    }
+
+    /** Records the reply to {@link #loadRequest()}: the server has the script when it answers its SHA. */
+    boolean loaded(Response reply) {
+        cached = reply != null && sha1.equals(reply.toString());
+        return cached;
     }
 
     /** The whole script as EVAL sends it (libraries and wrappers included). */
@@ -124,14 +174,15 @@ public final class LuaScript {
     }
 
     /**
-     * Runs the script. EVALSHA saves sending the source on every call; a server that lost its script
-     * cache (restart, failover) answers NOSCRIPT and gets the source once through EVAL.
+     * Runs the script through the data source (its deadline, when guarded, includes the wait for a pooled
+     * connection). EVALSHA saves sending the source on every call; a server that lost its script cache (restart,
+     * failover) answers NOSCRIPT and gets the source once through EVAL.
      */
     public Uni<List<String>> run(ReactiveRedisDataSource redis, List<String> keys, List<String> args) {
         return redis.execute("EVALSHA", arguments(sha1, keys, args))
             .onFailure(LuaScript::isNoScript)
             .recoverWithUni(() -> redis.execute("EVAL", arguments(source, keys, args)))
-            .map(LuaScript::flatten);
+            .map(reply -> flatten(reply.getDelegate()));
     }
 
     /** Reply as a list of strings (nil becomes null), so callers never handle client types. */

@@ -1,36 +1,176 @@
 package io.ghostguard.redis;
 
 import io.ghostguard.config.OrdersConfig;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.smallrye.mutiny.vertx.UniHelper;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.ConnectionPoolTooBusyException;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
- * Puts one deadline on every Redis round trip, so that a stalled server yields a bounded failure instead
- * of a hung request, and turns every Redis failure into {@link StoreUnavailableException}.
+ * Puts one deadline on every Redis round trip, so that a stalled server yields a bounded failure instead of a hung
+ * request, and turns every Redis failure into {@link StoreUnavailableException}.
+ *
+ * <p>The calls that matter most (every script: claims, effects, commits) run through {@link #atStore}, which takes a
+ * pooled connection first and starts the command deadline only once the connection is the call's own: the deadline
+ * then measures the store, never this instance's queue for a connection (a cold pool, a burst, a pause of the JVM).
+ * That queue has a bound of its own, {@code orders.redis.pool-wait-timeout}, and a rule that tells a stalled store
+ * from a long queue: a wait during which Redis answers nothing at all for a whole command timeout is a store failure
+ * (503 at once); a wait while Redis keeps answering other calls is local queueing ({@link StoreBusyException} once
+ * the bound is reached). A pool that refuses one more waiter is local too. Every deadline runs on a Vert.x timer of
+ * the caller's event loop and does not count the time this instance itself stood still (see {@link #within}).
  */
 @ApplicationScoped
 public class RedisCalls {
 
+    /** A deadline timer this late shows that this instance stood still (GC, a starved CPU), not the store. */
+    private static final long STALL_MILLIS = 100;
+
+    private final Redis client;
+    private final Vertx vertx;
     private final Duration timeout;
+    private final Duration poolWait;
+    /** Replies received from the store so far; a waiter that sees none arrive for a whole deadline knows it stalled. */
+    private final AtomicLong answers = new AtomicLong();
 
-    public RedisCalls(OrdersConfig config) {
+    public RedisCalls(OrdersConfig config, ReactiveRedisDataSource redis, Vertx vertx) {
+        this.client = redis.getRedis().getDelegate();
+        this.vertx = vertx;
         this.timeout = config.redis().commandTimeout();
+        this.poolWait = config.redis().poolWaitTimeout();
     }
 
-    /** Applies the deadline and the failure translation to one call. */
+    /**
+     * Applies the deadline and the failure translation to one call made through the data source; its deadline starts
+     * when the call is subscribed, so it includes any wait for a pooled connection.
+     */
     public <T> Uni<T> guard(String operation, Uni<T> call) {
-        return deadline(operation, call, timeout);
-    }
-
-    private static <T> Uni<T> deadline(String operation, Uni<T> call, Duration deadline) {
-        return call.ifNoItem().after(deadline).fail()
-            .onFailure(failure -> !(failure instanceof StoreUnavailableException))
-            .transform(failure -> new StoreUnavailableException(operation, failure));
+        return translated(operation, within(operation, call, timeout));
     }
 
     /** Applies the deadline, lengthened by {@code extra} (a {@code WAIT} in the same batch may block that long). */
     public <T> Uni<T> guard(String operation, Uni<T> call, Duration extra) {
-        return deadline(operation, call, timeout.plus(extra));
+        return translated(operation, within(operation, call, timeout.plus(extra)));
+    }
+
+    /**
+     * Runs {@code work} on a pooled connection of its own and gives the connection back once the store answered.
+     * The command deadline (lengthened by {@code extra}, for a {@code WAIT} in the same batch) counts from when the
+     * connection is the call's, so it is measured at the store; the wait for the connection is bounded as the class
+     * describes. A call that gives up waiting never sends anything.
+     */
+    public <T> Uni<T> atStore(String operation, Duration extra, Function<RedisConnection, Future<T>> work) {
+        return translated(operation, acquire(operation).flatMap(connection -> {
+            Future<T> reply;
+            try {
+                reply = work.apply(connection);
+            } catch (RuntimeException e) {
+                reply = Future.failedFuture(e);
+            }
+            reply.onComplete(done -> connection.close());
+            return within(operation, UniHelper.toUni(reply), timeout.plus(extra));
+        }));
+    }
+
+    private static <T> Uni<T> translated(String operation, Uni<T> call) {
+        return call.onFailure(failure -> !(failure instanceof StoreUnavailableException))
+            .transform(failure -> new StoreUnavailableException(operation, failure));
+    }
+
+    /**
+     * The call's item, or a store failure once {@code deadline} passed without it. The deadline is a Vert.x timer
+     * checked on the caller's event loop after one more turn of it, so a reply that came in while this instance was
+     * busy is taken first; and a timer that fires late (this instance stood still: GC, a starved CPU) gives the
+     * call the time it lost once more, so that time is not counted against the store.
+     */
+    private <T> Uni<T> within(String operation, Uni<T> call, Duration deadline) {
+        return Uni.createFrom().emitter(emitter -> {
+            AtomicBoolean settled = new AtomicBoolean();
+            Context context = vertx.getOrCreateContext();
+            call.subscribe().with(item -> {
+                answers.incrementAndGet();
+                if (settled.compareAndSet(false, true)) {
+                    emitter.complete(item);
+                }
+            }, failure -> {
+                if (settled.compareAndSet(false, true)) {
+                    emitter.fail(failure);
+                }
+            });
+            expireAfter(context, deadline.toMillis(), true, () -> {
+                if (settled.compareAndSet(false, true)) {
+                    emitter.fail(new StoreUnavailableException(operation, null));
+                }
+            });
+        });
+    }
+
+    /** Runs {@code expire} on {@code context} after {@code millis}, lengthened once by a timer's lateness. */
+    private void expireAfter(Context context, long millis, boolean mayExtend, Runnable expire) {
+        long armed = System.nanoTime();
+        context.runOnContext(armedHere -> vertx.setTimer(Math.max(1, millis), id -> {
+            long late = (System.nanoTime() - armed) / 1_000_000 - millis;
+            if (mayExtend && late > STALL_MILLIS) {
+                expireAfter(context, late, false, expire);
+            } else {
+                context.runOnContext(ignored -> expire.run());
+            }
+        }));
+    }
+
+    /**
+     * A pooled connection for {@code operation}, waited for one step at a time (a command timeout, or what is left of
+     * the pool wait): after a step in which the store answered nothing the store has stalled; after one in which it
+     * answered, the wait goes on until the pool wait is used up. A connection that comes after the call gave up goes
+     * back to the pool unused.
+     */
+    private Uni<RedisConnection> acquire(String operation) {
+        return Uni.createFrom().emitter(emitter -> {
+            AtomicBoolean settled = new AtomicBoolean();
+            client.connect().onComplete(done -> {
+                if (!settled.compareAndSet(false, true)) {
+                    if (done.succeeded()) {
+                        done.result().close();
+                    }
+                } else if (done.succeeded()) {
+                    emitter.complete(done.result());
+                } else {
+                    emitter.fail(done.cause() instanceof ConnectionPoolTooBusyException
+                        ? new StoreBusyException(operation, done.cause())
+                        : new StoreUnavailableException(operation, done.cause()));
+                }
+            });
+            awaitConnection(vertx.getOrCreateContext(), operation, System.nanoTime(), answers.get(), settled, emitter);
+        });
+    }
+
+    private void awaitConnection(Context context, String operation, long started, long answersSeen,
+                                 AtomicBoolean settled, UniEmitter<? super RedisConnection> emitter) {
+        long stepStarted = System.nanoTime();
+        long step = Math.min(timeout.toMillis(), poolWait.toMillis() - (stepStarted - started) / 1_000_000);
+        expireAfter(context, step, true, () -> {
+            if (settled.get()) {
+                return;
+            }
+            long now = System.nanoTime();
+            long answered = answers.get();
+            boolean stalled = answered == answersSeen && now - stepStarted >= timeout.toNanos();
+            if (!stalled && now - started < poolWait.toNanos()) {
+                awaitConnection(context, operation, started, answered, settled, emitter);
+            } else if (settled.compareAndSet(false, true)) {
+                emitter.fail(stalled ? new StoreUnavailableException(operation, null)
+                    : new StoreBusyException(operation, null));
+            }
+        });
     }
 }

@@ -8,11 +8,13 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Reports whether Redis answers a PING within the command deadline, as data of the readiness check, never as
- * its status: readiness stays local. While Redis is away every pod keeps serving fast 503 problem documents with
- * Retry-After from behind the Service, and the SLI keeps its denominator, instead of all pods leaving the Service
- * and callers meeting the ingress's generic 503. The outage is watched by redis_up and the store-error alerts.
- * A failure reads as a plain sentence, never a client exception class, in the response and the log.
+ * Readiness that a bad rollout cannot pass (SPEC 7): an instance that has never completed a round trip to Redis (a
+ * wrong address, password or ACL) is not ready, and it is ready only once it is warm ({@link StoreWarmup}: scripts
+ * loaded, pool open). From then on, whether Redis answers a PING within the command deadline is data of the check,
+ * never its status: while Redis is away every pod keeps serving fast 503 problem documents with Retry-After from
+ * behind the Service, and the SLI keeps its denominator, instead of all pods leaving the Service and callers meeting
+ * the ingress's generic 503. The outage is watched by redis_up and the store-error alerts. A failure reads as a plain
+ * sentence, never a client exception class, in the response and the log.
  */
 @Readiness
 @ApplicationScoped
@@ -22,18 +24,30 @@ public class RedisReadiness implements AsyncHealthCheck {
 
     private final ReactiveRedisDataSource redis;
     private final RedisCalls calls;
+    private final StoreWarmup warmup;
 
-    public RedisReadiness(ReactiveRedisDataSource redis, RedisCalls calls) {
+    public RedisReadiness(ReactiveRedisDataSource redis, RedisCalls calls, StoreWarmup warmup) {
         this.redis = redis;
         this.calls = calls;
+        this.warmup = warmup;
     }
 
     @Override
     public Uni<HealthCheckResponse> call() {
+        if (!warmup.warm()) {
+            return warmup.attempt().map(warm -> warm ? reachable() : HealthCheckResponse.named(NAME).down()
+                .withData("reachable", false)
+                .withData("reason", "This instance has not completed a round trip to Redis yet: check its address "
+                    + "(quarkus.redis.hosts), password and ACL").build());
+        }
         return calls.guard("readiness", redis.execute("PING"))
-            .map(pong -> HealthCheckResponse.named(NAME).up().withData("reachable", true).build())
+            .map(pong -> reachable())
             .onFailure().recoverWithItem(() -> HealthCheckResponse.named(NAME).up().withData("reachable", false)
                 .withData("reason", "Redis did not answer PING within the command timeout; requests that need it "
                     + "answer 503").build());
+    }
+
+    private static HealthCheckResponse reachable() {
+        return HealthCheckResponse.named(NAME).up().withData("reachable", true).build();
     }
 }

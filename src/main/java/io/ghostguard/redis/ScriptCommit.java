@@ -15,15 +15,17 @@ import java.util.List;
  * @param createdHead the completed record of a created answer up to its body (or its Location's prefix)
  * @param foundHead the same for a found answer
  * @param locationFromReply whether both heads end in a Location prefix completed by the reply's id
+ * @param naturalKey the call's scoped key hash, which names an effect's natural key (for example an adjustment's)
+ * @param requestDigest the request's fingerprint, which binds that natural key to the request
  */
 public record ScriptCommit(String key, String pending, long retentionMillis, String createdHead, String foundHead,
-                           boolean locationFromReply) {
+                           boolean locationFromReply, String naturalKey, String requestDigest) {
 
     /** What the script did with the answer. */
     public enum State {
         /** The completed record is written. */
         STORED,
-        /** The claim was no longer the caller's: nothing written. */
+        /** The claim was no longer the caller's: the effect did not run, nothing was applied or written. */
         LOST,
         /** Another outcome: the claim stays pending, and the caller completes or releases it. */
         OPEN;

@@ -1,7 +1,7 @@
 package io.ghostguard.redis;
 
 /** Redis could not answer in time or refused a write; carries no Redis text so none can leak to a caller. */
-public final class StoreUnavailableException extends RuntimeException {
+public class StoreUnavailableException extends RuntimeException {
 
     private final String operation;
 

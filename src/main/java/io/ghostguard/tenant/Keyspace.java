@@ -13,6 +13,11 @@ public enum Keyspace {
     SEQUENCE("seq"),
     /** Natural key of an order placed under an idempotency key; suffix: the scoped key hash. */
     OPERATION_KEY("opkey"),
+    /**
+     * Natural key of a stock adjustment made under an idempotency key; suffix: the scoped key hash. Holds the
+     * request digest and the answer, kept as long as the stored answer.
+     */
+    ADJUSTMENT_KEY("adjkey"),
     /** Natural key of an order placed with a clientReference; suffix: the reference. */
     CLIENT_REFERENCE("cref"),
     /** Stock hash of one SKU (available, unitPrice, currency); suffix: SKU. */

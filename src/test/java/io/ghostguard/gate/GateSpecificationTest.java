@@ -84,7 +84,7 @@ class GateSpecificationTest {
                     .post("/api/v1/orders");
                 JsonObject body = new JsonObject(response.asString());
                 return new Answer(response.statusCode(), body, "true".equals(response.header(
-                    IdempotencyKey.REPLAYED_HEADER)), response.header("RateLimit"));
+                    IdempotencyKey.REPLAYED_HEADER)), response.header("RateLimit"), response.header("Retry-After"));
             }
 
             @Override
@@ -116,9 +116,10 @@ class GateSpecificationTest {
                 Map<MetaKey, Object> meta = result.get()._meta();
                 JsonObject body = new JsonObject(result.get().firstContent().asText().text());
                 Object rate = meta.get(MetaKey.from("io.ghostguard/rateLimit"));
+                Object retryAfter = meta.get(MetaKey.from("io.ghostguard/retryAfter"));
                 return new Answer(((Number) meta.get(MetaKey.from("io.ghostguard/status"))).intValue(), body,
                     Boolean.TRUE.equals(meta.get(MetaKey.from("io.ghostguard/replayed"))),
-                    rate == null ? null : rate.toString());
+                    rate == null ? null : rate.toString(), retryAfter == null ? null : retryAfter.toString());
             }
 
             @Override
@@ -157,8 +158,11 @@ class GateSpecificationTest {
         }
     }
 
-    /** What the surface answered: the status REST has (MCP in its metadata), the body, replayed, RateLimit. */
-    record Answer(int status, JsonObject body, boolean replayed, String rateLimit) {
+    /**
+     * What the surface answered: the status REST has (MCP in its metadata), the body, replayed, RateLimit and the
+     * retry advice (REST's Retry-After, MCP's metadata).
+     */
+    record Answer(int status, JsonObject body, boolean replayed, String rateLimit, String retryAfter) {
         String type() {
             String type = body.getString("type");
             return type == null ? null : type.substring(type.lastIndexOf('/') + 1);
@@ -288,6 +292,38 @@ class GateSpecificationTest {
         assertEquals(calls, provider.authorizations("tok_ok"), "the twin reached nothing outside Redis");
         redis.command("DEL", claimed);
         assertEquals(201, surface.place(token, PLAIN, key, sku, 1, "tok_ok").status(), "once it is gone, it runs");
+        assertEquals(9, available(sku));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Surface.class)
+    void anExecutionThatOutlivedItsLeaseAppliesNothingAndSaysSo(Surface surface) {
+        String sku = unique("lease");
+        stock(sku, 10, 100);
+        String subject = unique("h");
+        String token = human(subject);
+        String key = unique("key");
+        String claimed = surface.storageKey(subject, key);
+        String operationKey = "opkey" + claimed.substring("idem".length());
+        // The provider takes longer than the lease: when the placing script runs, the claim is gone.
+        provider.duringNextAuthorisation(() -> redis.command("DEL", claimed));
+        Answer lost = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
+        assertEquals(503, lost.status());
+        assertEquals("idempotency-store-unavailable", lost.type());
+        assertTrue(lost.body().getString("detail").contains("took longer than its lease and applied nothing"),
+            lost.body().encode());
+        assertNotNull(lost.retryAfter(), "the retry advice is there on both surfaces");
+        String authorisation = provider.lastIssued();
+        assertTrue(provider.voided(authorisation), "this execution's authorisation, used by no order, is voided");
+        assertEquals(10, available(sku), "no stock taken");
+        assertEquals(":0", redis.command("EXISTS", operationKey), "no order, so no natural key");
+        assertEquals(":0", redis.command("EXISTS", claimed), "nothing stored as the key's answer");
+
+        Answer retried = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
+        assertEquals(201, retried.status(), "the retry with the same key executes, once");
+        assertFalse(retried.replayed());
+        assertNotEquals(authorisation, retried.body().getString("paymentId"), "with an authorisation of its own");
+        assertTrue(surface.place(token, PLAIN, key, sku, 1, "tok_ok").replayed());
         assertEquals(9, available(sku));
     }
 

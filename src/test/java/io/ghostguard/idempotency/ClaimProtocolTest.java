@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The claim protocol on its own, against the Redis claim store: no HTTP in the way. */
@@ -129,6 +130,74 @@ class ClaimProtocolTest {
 
     @InjectRedis
     TestRedis redis;
+
+    /** Scripts Redis ran so far (EVAL and EVALSHA), from its own command statistics. */
+    private long scriptsRun() {
+        long calls = 0;
+        for (String line : redis.command("INFO", "commandstats").split("\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                calls += Long.parseLong(line.replaceAll("^cmdstat_[a-z]+:calls=(\\d+),.*", "$1").trim());
+            }
+        }
+        return calls;
+    }
+
+    private List<ClaimProtocol.Decision> duplicates(String key, int count, Duration wait) {
+        List<CompletableFuture<ClaimProtocol.Decision>> waiting = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            waiting.add(protocol.begin(key, "fp", LEASE, wait, null, null).map(ClaimProtocol.Begun::decision)
+                .subscribeAsCompletionStage());
+        }
+        return waiting.stream().map(CompletableFuture::join).toList();
+    }
+
+    @Test
+    void duplicatesWaitingOnOneInstanceShareEachLookAndAreToldInProgress() {
+        String key = key();
+        var first = assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT));
+        int waiters = 50;
+        Duration wait = Duration.ofMillis(600);
+        long before = scriptsRun();
+        List<ClaimProtocol.Decision> decisions = duplicates(key, waiters, wait);
+        long looks = scriptsRun() - before - waiters;
+        assertTrue(decisions.stream().allMatch(ClaimProtocol.Decision.InProgress.class::isInstance), decisions
+            .toString());
+        // Alone, each waiter would look every 25-200 ms: about 5 looks each in 600 ms, 250 in all. Shared, the whole
+        // burst looks about as often as one waiter does.
+        assertTrue(looks <= 12, looks + " shared looks for " + waiters + " waiters");
+        System.out.printf("%d duplicates waiting %d ms: %d first looks (each counted once) and %d shared looks%n",
+            waiters, wait.toMillis(), waiters, looks);
+        assertTrue(protocol.abandon(first.claim()).await().atMost(AWAIT));
+    }
+
+    @Test
+    void whenTheTwinLetsGoExactlyOneWaiterExecutesAndTheOthersGetItsResult() throws InterruptedException {
+        String key = key();
+        redis.command("SET", key, IdempotencyRecord.pending("another-instance", "fp").encode(), "PX", "30000");
+        List<CompletableFuture<ClaimProtocol.Decision>> waiting = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            waiting.add(protocol.begin(key, "fp", LEASE, Duration.ofSeconds(5), null, null)
+                .map(ClaimProtocol.Begun::decision).subscribeAsCompletionStage());
+        }
+        redis.command("DEL", key); // the twin failed and released the key
+        ClaimProtocol.Decision.Execute adopted = null;
+        long deadline = System.nanoTime() + AWAIT.toNanos();
+        while (adopted == null && System.nanoTime() < deadline) {
+            adopted = waiting.stream().filter(CompletableFuture::isDone)
+                .map(CompletableFuture::join)
+                .filter(ClaimProtocol.Decision.Execute.class::isInstance)
+                .map(ClaimProtocol.Decision.Execute.class::cast).findFirst().orElse(null);
+            Thread.sleep(10);
+        }
+        assertTrue(adopted != null, "one waiter took the key");
+        assertTrue(protocol.complete(adopted.claim(), 201, "application/json", null, "{\"once\":true}", RETENTION)
+            .await().atMost(AWAIT));
+        List<ClaimProtocol.Decision> decisions = waiting.stream().map(CompletableFuture::join)
+            .toList();
+        assertEquals(1, decisions.stream().filter(ClaimProtocol.Decision.Execute.class::isInstance).count());
+        assertEquals(19, decisions.stream().filter(ClaimProtocol.Decision.Replay.class::isInstance).count(),
+            decisions.toString());
+    }
 
     @Test
     void aClaimWhoseCallTimedOutIsReleasedInTheBackgroundLongBeforeItsLease() throws InterruptedException {

@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.api.Routes;
 import io.ghostguard.orders.OperationKey;
 import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.OrderService;
@@ -38,9 +39,18 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -170,6 +180,80 @@ class IdempotencyFaultTest {
         withKey(key).body(body).post(ORDERS).then().statusCode(201)
             .header(IdempotencyKey.REPLAYED_HEADER, "true");
         assertEquals(9, available(sku));
+    }
+
+    /**
+     * Issue 26 in small: agents adjusting +1, each retrying its key until it is answered 200, through a Redis freeze
+     * longer than the lease. An adjustment whose claim ran out while its script waited in the frozen server applies
+     * nothing when Redis wakes (and says so), so the stock rises exactly once per key.
+     */
+    @Test
+    void adjustmentsRetriedThroughAFreezeLongerThanTheLeaseAreAppliedOncePerKey() throws Exception {
+        String sku = unique("freeze");
+        stock(sku, 0, 100);
+        String path = Routes.INVENTORY_ADJUSTMENTS.replace("{sku}", sku);
+        int agents = 16;
+        List<String> keys = new CopyOnWriteArrayList<>();
+        Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(agents);
+        List<Future<?>> loops = new ArrayList<>();
+        try {
+            for (int i = 0; i < agents; i++) {
+                loops.add(pool.submit(() -> {
+                    while (running.get()) {
+                        String key = unique("adjust");
+                        keys.add(key);
+                        adjustUntilAnswered(path, key, answers);
+                    }
+                    return null;
+                }));
+            }
+            awaitKeys(keys, agents * 2);
+            redis.pause();
+            try {
+                Thread.sleep(IdempotencyTestProfile.LEASE.toMillis() + 700); // the freeze itself, longer than the lease
+            } finally {
+                redis.resume();
+            }
+            awaitKeys(keys, keys.size() + agents * 2);
+        } finally {
+            running.set(false);
+            for (Future<?> loop : loops) {
+                loop.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+        }
+        long rose = available(sku);
+        System.out.printf("freeze of %d ms over a %d ms lease: %d keys each answered 200, stock rose by %d; answers "
+                + "on the way: %s%n", IdempotencyTestProfile.LEASE.toMillis() + 700,
+            IdempotencyTestProfile.LEASE.toMillis(), keys.size(), rose, answers);
+        assertEquals(keys.size(), rose, "each key applied exactly once");
+    }
+
+    /** One agent's key: retried until answered 200, counting what it was answered on the way. */
+    private static void adjustUntilAnswered(String path, String key, Map<String, AtomicInteger> answers) {
+        for (int attempt = 0; attempt < 60; attempt++) {
+            io.restassured.response.Response answer = withKey(key).body("{\"delta\":1}").post(path);
+            String kind = answer.statusCode() + (answer.statusCode() != 503 ? ""
+                : answer.asString().contains("applied nothing") ? " applied nothing"
+                : answer.asString().contains("may have been applied") ? " may have been applied" : " nothing executed");
+            answers.computeIfAbsent(kind, ignored -> new AtomicInteger()).incrementAndGet();
+            if (answer.statusCode() == 200) {
+                return;
+            }
+        }
+        throw new AssertionError("a key was never answered 200");
+    }
+
+    private static void awaitKeys(List<String> keys, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (keys.size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the agents stopped making progress");
+            }
+            Thread.sleep(20);
+        }
     }
 
     @Test

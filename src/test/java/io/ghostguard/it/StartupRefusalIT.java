@@ -106,4 +106,20 @@ class StartupRefusalIT {
         assertTrue(output.lines().anyMatch(line -> line.contains(property) && line.contains("must be at least 1 ms")),
             property + " named on one line: " + output);
     }
+
+    /**
+     * A lease shorter than the span it must cover (the claim's round trip, the wait for a pooled connection and the
+     * effect's round trip: 4 s with the default timeouts) stops the start, the global one and an endpoint's alike:
+     * with it, an execution would lose its claim while still healthy.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"orders.idempotency.lease=PT0.001S", "orders.idempotency.endpoints.adjust-stock.lease=PT2S"})
+    void aLeaseShorterThanWhatItMustCoverStopsTheStart(String setting) throws Exception {
+        String property = setting.substring(0, setting.indexOf('='));
+        String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(),
+            "QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER), List.of("-D" + setting));
+        assertTrue(output.lines().anyMatch(line -> line.contains(property + " (")
+                && line.contains("is shorter than the longest span a claim must cover, PT4S")),
+            property + " named on one line: " + output);
+    }
 }

@@ -24,17 +24,32 @@ public final class PackagedService implements AutoCloseable {
 
     private final Process process;
     private final URI uri;
+    private final URI management;
 
-    private PackagedService(Process process, URI uri) {
+    private PackagedService(Process process, URI uri, URI management) {
         this.process = process;
         this.uri = uri;
+        this.management = management;
     }
 
     /** Starts an instance on {@code redisUrl} with extra environment, and waits (bounded) until it is ready. */
     public static PackagedService start(String redisUrl, Map<String, String> environment)
         throws IOException, InterruptedException {
+        PackagedService service = launch(redisUrl, environment);
+        for (int i = 0; i < 300; i++) {
+            if (service.health("ready") == 200) {
+                return service;
+            }
+            Thread.sleep(100);
+        }
+        service.close();
+        throw new AssertionError("the packaged service at " + service.uri + " did not become ready");
+    }
+
+    /** Starts an instance on {@code redisUrl} with extra environment and returns at once, ready or not. */
+    public static PackagedService launch(String redisUrl, Map<String, String> environment) throws IOException {
         int port = freePort();
-        int management = freePort();
+        int managementPort = freePort();
         ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
             .toString(), "-jar", "target/quarkus-app/quarkus-run.jar"))
             .redirectErrorStream(true).redirectOutput(Files.createTempFile("packaged-service", ".log").toFile());
@@ -42,27 +57,34 @@ public final class PackagedService implements AutoCloseable {
         env.put("QUARKUS_REDIS_HOSTS", redisUrl);
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
         env.put("QUARKUS_MANAGEMENT_HOST", "127.0.0.1");
         env.put("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey());
         env.put("QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER);
         env.put("QUARKUS_OTEL_SDK_DISABLED", "true");
         env.putAll(environment);
-        Process process = builder.start();
-        URI health = URI.create("http://127.0.0.1:" + management + "/q/health/ready");
-        for (int i = 0; i < 300; i++) {
-            try {
-                if (HTTP.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode() == 200) {
-                    return new PackagedService(process, URI.create("http://127.0.0.1:" + port));
-                }
-            } catch (IOException notYet) {
-                // still starting
-            }
-            Thread.sleep(100);
+        return new PackagedService(builder.start(), URI.create("http://127.0.0.1:" + port),
+            URI.create("http://127.0.0.1:" + managementPort));
+    }
+
+    /** The status of {@code /q/health/<probe>} ({@code live}, {@code ready}); -1 while nothing answers. */
+    public int health(String probe) throws InterruptedException {
+        return healthAnswer(probe).statusCode();
+    }
+
+    /** The answer of {@code /q/health/<probe>}: status -1 and an empty body while nothing answers. */
+    public Probe healthAnswer(String probe) throws InterruptedException {
+        try {
+            HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(management.resolve("/q/health/" + probe))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return new Probe(answer.statusCode(), answer.body());
+        } catch (IOException notYet) {
+            return new Probe(-1, "");
         }
-        process.destroy();
-        throw new AssertionError("the packaged service on port " + port + " did not become ready");
+    }
+
+    /** One answer of a health probe. */
+    public record Probe(int statusCode, String body) {
     }
 
     /** The service's base address. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The payment provider double of every {@code @QuarkusTest}: the test-token rules of the production provider, plus
@@ -23,11 +24,16 @@ public class RecordingPaymentGateway implements PaymentGateway {
     private final List<String> calls = new ArrayList<>();
     private final Set<String> voided = ConcurrentHashMap.newKeySet();
     private final List<String> issued = new ArrayList<>();
+    private final AtomicReference<Runnable> duringNext = new AtomicReference<>();
 
     @Override
     public Uni<String> authorize(String idempotencyKey, String paymentToken) {
         synchronized (calls) {
             calls.add(paymentToken);
+        }
+        Runnable slow = duringNext.getAndSet(null);
+        if (slow != null) {
+            slow.run();
         }
         return rules.authorize(idempotencyKey, paymentToken).invoke(id -> {
             synchronized (issued) {
@@ -40,6 +46,14 @@ public class RecordingPaymentGateway implements PaymentGateway {
     public Uni<Void> voidAuthorization(String paymentId) {
         voided.add(paymentId);
         return Uni.createFrom().voidItem();
+    }
+
+    /**
+     * Runs {@code action} inside the next authorisation, as a provider that takes long enough for it would: for
+     * example, long enough for the execution's idempotency lease to run out.
+     */
+    public void duringNextAuthorisation(Runnable action) {
+        duringNext.set(action);
     }
 
     /** How many authorisations were asked for with {@code paymentToken} so far (declined ones included). */

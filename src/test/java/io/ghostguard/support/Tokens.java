@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 
@@ -25,14 +26,26 @@ public final class Tokens {
 
     private static final KeyPair TRUSTED = rsa();
     private static final KeyPair FOREIGN = rsa();
-    private static final String DEFAULT = token().sign();
+    /** How long the default token is handed out before a fresh one is signed (it expires after 300 s). */
+    private static final long DEFAULT_REUSE_NANOS = Duration.ofSeconds(120).toNanos();
+    private static String defaultToken;
+    private static long defaultSignedAt;
 
     private Tokens() {
     }
 
-    /** The default caller's token: tenant {@value #TENANT}, principal {@value #PRINCIPAL}, every scope. */
-    public static String defaultToken() {
-        return DEFAULT;
+    /**
+     * The default caller's token: tenant {@value #TENANT}, principal {@value #PRINCIPAL}, every scope; signed again
+     * every two minutes, so that a test run longer than a token's life (the packaged ITs share one JVM) never gets
+     * an expired one.
+     */
+    public static synchronized String defaultToken() {
+        long now = System.nanoTime();
+        if (defaultToken == null || now - defaultSignedAt > DEFAULT_REUSE_NANOS) {
+            defaultToken = token().sign();
+            defaultSignedAt = now;
+        }
+        return defaultToken;
     }
 
     /** Base64 of the trusted public key (X.509 SubjectPublicKeyInfo), as {@code quarkus.oidc.public-key} wants it. */
