@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code orders.mcp.stream-ping}, each after checking in Redis that the session still lives and that this is still
  * its newest stream. A session has at most one stream: a newer GET takes over and the older stream ends (at once
  * on the same instance, at its next beat on another), and a stream ends when its session is closed or idles out
- * (its beats do not keep the session alive), when its client goes away, or when the instance stops. So the streams
+ * (its beats do not keep the session alive), when its client goes away, or when the instance begins to stop (it
+ * then opens none: 503, and the client reconnects to another instance). So the streams
  * of a principal are bounded by its sessions. Gauge {@code mcp_sessions_open}: the sessions with a stream open on
  * this instance (the only session state an instance holds).
  */
@@ -41,6 +42,7 @@ public class McpEventStreams {
     private final Duration ping;
     private final Duration idle;
     private final Map<String, Stream> open = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
 
     public McpEventStreams(McpSessionStore sessions, Vertx vertx, OrdersConfig config, MeterRegistry registry) {
         this.sessions = sessions;
@@ -87,7 +89,16 @@ public class McpEventStreams {
         }, failure -> stream.end());
     }
 
-    /** Streams end when the instance stops, so that they never hold its shutdown up. */
+    /** Whether the instance is stopping: it opens no stream any more (the client reconnects to another). */
+    boolean stopping() {
+        return stopping;
+    }
+
+    /**
+     * Streams end as soon as the instance begins to stop (before the platform waits for requests in flight, which
+     * a stream would hold up for the whole shutdown timeout); {@code quarkus.shutdown.delay-enabled} makes the
+     * platform announce that moment.
+     */
     void stopping(@Observes ShutdownDelayInitiatedEvent event) {
         endAll();
     }
@@ -97,6 +108,7 @@ public class McpEventStreams {
     }
 
     private void endAll() {
+        stopping = true;
         for (Stream stream : List.copyOf(open.values())) {
             stream.end();
         }

@@ -238,6 +238,10 @@ public class McpProtocol {
                 + "of a session: send its Mcp-Session-Id."));
         } else if (!McpSessionStore.wellFormed(session)) {
             unknownSession(context);
+        } else if (streams.stopping()) {
+            // No problem type of its own (RFC 9457 about:blank): the client just reconnects, to another instance.
+            refuse(context, Refusal.retryAfter(new Problem(Problem.generic(503).type(), "Service Unavailable", 503,
+                "This instance is stopping: open the event stream again.", null, new java.util.LinkedHashMap<>()), 1));
         } else {
             String token = McpSessionStore.newId();
             decide(context, access, null, sessions.run(McpSessionStore.Op.STREAM, access, session,

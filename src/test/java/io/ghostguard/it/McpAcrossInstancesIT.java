@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * MCP on any pod (SPEC 10): two instances of the packaged service on one Redis, as the HPA runs them behind one
  * Service without affinity. A session opened on A works on B and back, message by message (the tool list, a read
  * tool, a write tool and its replay, the event stream); another principal's requests naming it are 404 on both;
- * the session cap counts sessions opened on either; a session closed on B is gone on A.
+ * the session cap counts sessions opened on either; a session closed on B is gone on A; an instance that stops ends
+ * its streams at once, and their sessions live on.
  */
 class McpAcrossInstancesIT {
 
@@ -156,6 +157,14 @@ class McpAcrossInstancesIT {
         assertEquals(404, delete(a, x, session).statusCode());
         String again = open(a, x);
         assertNotEquals(session, again, "the closed session's slot is free again");
-        assertEquals(204, delete(b, x, again).statusCode());
+        try (McpStream onA = McpStream.open(a.uri().resolve("/mcp"), x, again)) {
+            assertEquals(": stream open", onA.nextLine(WAIT));
+            long stopping = System.nanoTime();
+            a.close();
+            Duration stopped = Duration.ofNanos(System.nanoTime() - stopping);
+            assertTrue(stopped.compareTo(Duration.ofSeconds(15)) < 0, "an open stream does not hold the graceful "
+                + "shutdown (timeout 25 s) up: " + stopped);
+        }
+        assertEquals(204, delete(b, x, again).statusCode(), "the session outlives the instance it was opened on");
     }
 }
