@@ -104,10 +104,11 @@ class McpProtocolTest {
     void aMalformedMessageGetsAJsonRpcErrorAndIsCounted() {
         String token = Tokens.defaultToken();
         String session = open(token);
+        PrometheusText before = metrics();
+        Map<String, Integer> refused = new java.util.TreeMap<>();
         for (String withSession : new String[] {null, session}) {
             for (Bad bad : BAD) {
-                PrometheusText before = metrics();
-                String[] series = {"route", "mcp", "field", bad.field(), "caller_type", "mcp"};
+                refused.merge(bad.field(), 1, Integer::sum);
                 Response answer = send(token, withSession, bad.body());
                 answer.then().statusCode(400).contentType("application/json")
                     .body("jsonrpc", equalTo("2.0"))
@@ -118,8 +119,44 @@ class McpProtocolTest {
                 assertTrue(error.containsKey("id"), "the id member is always there");
                 assertEquals(bad.id(), error.getValue("id") instanceof Integer small ? Long.valueOf(small)
                     : error.getValue("id"), bad.body().length() > 200 ? "a long id" : bad.body());
-                assertTrue(sum(metrics(), "schema_violations_total", series) > sum(before, "schema_violations_total",
-                    series), "counted: " + bad.field());
+            }
+        }
+        PrometheusText after = metrics();
+        refused.forEach((field, count) -> {
+            String[] series = {"route", "mcp", "field", field, "caller_type", "mcp"};
+            assertEquals(sum(before, "schema_violations_total", series) + count, sum(after, "schema_violations_total",
+                series), "each refusal counted once, under its field: " + field);
+        });
+    }
+
+    @Test
+    void everyMethodWithAnyShapeOfParamsIsAnsweredAndNeverWithA500() {
+        String token = Tokens.defaultToken();
+        String session = open(token);
+        List<String> members = List.of("name", "uri", "cursor", "level", "ref", "argument", "arguments", "context",
+            "_meta", "protocolVersion", "clientInfo", "capabilities");
+        List<String> values = List.of("null", "1", "\"s\"", "[]", "{}");
+        List<String> shapes = new java.util.ArrayList<>(List.of("", ",\"params\":{}"));
+        for (String member : members) {
+            for (String value : values) {
+                shapes.add(",\"params\":{\"" + member + "\":" + value + "}");
+            }
+        }
+        RequestSpecification bounded = mcp(token).header(McpProtocol.SESSION_HEADER, session)
+            .config(io.restassured.config.RestAssuredConfig.config().httpClient(
+                io.restassured.config.HttpClientConfig.httpClientConfig().setParam("http.socket.timeout", 10_000)));
+        int id = 100;
+        for (String method : McpMessages.FORWARDED) {
+            if (McpMessages.INITIALIZE.equals(method)) {
+                continue;
+            }
+            for (String shape : shapes) {
+                String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id++ + ",\"method\":\"" + method + "\"" + shape + "}";
+                Response answer = bounded.body(body).post("/mcp");
+                assertTrue(answer.statusCode() == 200 || answer.statusCode() == 400, answer.statusCode() + " for "
+                    + body + ": " + answer.asString());
+                JsonObject message = new JsonObject(answer.asString());
+                assertTrue(message.containsKey("result") || message.containsKey("error"), body + ": " + message);
             }
         }
     }
