@@ -40,7 +40,6 @@ public class McpEventStreams {
     private final McpSessionStore sessions;
     private final Vertx vertx;
     private final Duration ping;
-    private final Duration idle;
     private final Map<String, Stream> open = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
@@ -48,7 +47,6 @@ public class McpEventStreams {
         this.sessions = sessions;
         this.vertx = vertx;
         this.ping = config.mcp().streamPing();
-        this.idle = config.mcp().sessionIdleTimeout();
         registry.gauge(MetricNames.MCP_SESSIONS_OPEN, open, Map::size);
     }
 
@@ -80,7 +78,7 @@ public class McpEventStreams {
         if (stream.stopped.get()) {
             return;
         }
-        sessions.streamLives(stream.tenant, stream.session, stream.token, idle).subscribe().with(alive -> {
+        sessions.streamLives(stream.tenant, stream.session, stream.token).subscribe().with(alive -> {
             if (alive) {
                 stream.write(": ping\n\n");
             } else {

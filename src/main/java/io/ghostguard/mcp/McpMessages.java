@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The schema of every message a client POSTs to the MCP endpoint, checked before the extension parses it (SPEC 10):
@@ -52,6 +53,8 @@ final class McpMessages {
     private static final Set<String> LISTS = Set.of("tools/list", "prompts/list", "resources/list",
         "resources/templates/list");
     private static final Set<String> BY_URI = Set.of("resources/read", "resources/subscribe", "resources/unsubscribe");
+    /** The extension's cursors are base64; anything else could only reach its log as client text. */
+    private static final Pattern CURSOR = Pattern.compile("[A-Za-z0-9+/=_-]+");
 
     /** The requests the extension answers; any other request method is answered "method not found" here. */
     static final Set<String> FORWARDED = Set.of(INITIALIZE, "ping", "tools/list", TOOLS_CALL, "prompts/list",
@@ -187,7 +190,10 @@ final class McpMessages {
         /** The members the extension reads for {@code method}. */
         private void parameters(String method, JsonNode given) {
             if (LISTS.contains(method)) {
-                optionalText(given, "cursor", MAX_TEXT);
+                String cursor = optionalText(given, "cursor", MAX_TEXT);
+                if (cursor != null && !CURSOR.matcher(cursor).matches()) {
+                    params.add(new Violation("params.cursor", "must be a cursor this server handed out", "Value"));
+                }
                 return;
             }
             if (BY_URI.contains(method)) {
@@ -336,10 +342,8 @@ final class McpMessages {
             return value.textValue();
         }
 
-        private void optionalText(JsonNode parent, String name, int max) {
-            if (parent != null && !absent(parent.get(name))) {
-                text(parent, name, max);
-            }
+        private String optionalText(JsonNode parent, String name, int max) {
+            return parent == null || absent(parent.get(name)) ? null : text(parent, name, max);
         }
 
         private JsonNode object(JsonNode parent, String name) {

@@ -29,7 +29,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -58,7 +57,9 @@ import org.jboss.logging.Logger;
  * <b>Counting rule.</b> Every message a session sends costs one unit of the caller's {@code reads} rate, taken here
  * in the session's script, once: a call of a read tool is not counted again ({@link ToolGate} takes this decision
  * for its RateLimit state), and a call of a write tool additionally costs its {@code writes} unit in the gate's claim
- * script, as a REST POST does. Messages refused before that script (malformed ones) cost nothing in Redis.
+ * script, as a REST POST does (two policies, each counted once; were the write's message not counted here, a write
+ * call the gate refuses before its claim, for a missing key or bad arguments, would cost a Redis round trip and count
+ * against nothing). Messages refused before the session's script (malformed ones) cost nothing in Redis.
  */
 @ApplicationScoped
 public class McpProtocol {
@@ -82,7 +83,6 @@ public class McpProtocol {
 
     private final String path;
     private final long bodyLimit;
-    private final Duration idle;
     private final int maxSessions;
     private final McpSessionStore sessions;
     private final McpEventStreams streams;
@@ -100,7 +100,6 @@ public class McpProtocol {
                        SchemaViolationMetrics violations, McpTelemetry telemetry, ObjectMapper json) {
         this.path = config.caller().mcpPath();
         this.bodyLimit = limit.asLongValue();
-        this.idle = config.mcp().sessionIdleTimeout();
         this.maxSessions = config.mcp().maxSessionsPerPrincipal();
         this.sessions = sessions;
         this.streams = streams;
@@ -185,17 +184,20 @@ public class McpProtocol {
         } else if (session == null) {
             open(context, access);
         } else if (!McpSessionStore.wellFormed(session)) {
+            if (message.ownTool() != null) {
+                telemetry.called(message.ownTool(), McpTelemetry.Outcome.REFUSED, access.label());
+            }
             unknownSession(context);
         } else {
             decide(context, access, message.ownTool(), sessions.run(McpSessionStore.Op.USE, access, session,
-                limiter.check(access, Policy.READS), idle, maxSessions, null), () -> forward(context, message));
+                limiter.check(access, Policy.READS), null), () -> forward(context, message));
         }
     }
 
     private void open(RoutingContext context, Access access) {
         String session = McpSessionStore.newId();
         decide(context, access, null, sessions.run(McpSessionStore.Op.OPEN, access, session,
-            limiter.check(access, Policy.READS), idle, maxSessions, null), () -> {
+            limiter.check(access, Policy.READS), null), () -> {
                 context.addHeadersEndHandler(ignored -> opened(context, access, session));
                 context.next();
             });
@@ -245,7 +247,7 @@ public class McpProtocol {
         } else {
             String token = McpSessionStore.newId();
             decide(context, access, null, sessions.run(McpSessionStore.Op.STREAM, access, session,
-                limiter.check(access, Policy.READS), idle, maxSessions, token),
+                limiter.check(access, Policy.READS), token),
                 () -> streams.start(context, access, session, token));
         }
     }
@@ -262,8 +264,7 @@ public class McpProtocol {
     }
 
     private Uni<McpSessionStore.Decision> close(Access access, String session) {
-        return sessions.run(McpSessionStore.Op.CLOSE, access, session, limiter.check(access, Policy.READS), idle,
-            maxSessions, null);
+        return sessions.run(McpSessionStore.Op.CLOSE, access, session, limiter.check(access, Policy.READS), null);
     }
 
     /**
@@ -310,9 +311,13 @@ public class McpProtocol {
             + "idled out, or never this caller's): open a new one with initialize.")));
     }
 
-    /** A bad message: 400 with its JSON-RPC error, counted as schema violations. */
+    /**
+     * A bad message: 400 with its JSON-RPC error, counted as schema violations under the message member at fault
+     * ({@code $}, {@code jsonrpc}, {@code id}, {@code method} or {@code params}: the document names the exact field).
+     */
     private void refuse(RoutingContext context, McpMessages.Invalid invalid) {
-        invalid.violations().forEach(violations::record);
+        invalid.violations().forEach(violation -> violations.record(new Violation(violation.field().split("\\.")[0],
+            violation.message(), violation.constraint())));
         Violation first = invalid.violations().get(0);
         String title = switch (invalid.code()) {
             case McpMessages.PARSE_ERROR -> "Parse error";

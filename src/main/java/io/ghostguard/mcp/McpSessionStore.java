@@ -1,5 +1,6 @@
 package io.ghostguard.mcp;
 
+import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.limits.Limits;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.RateCheck;
@@ -15,7 +16,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -71,10 +71,14 @@ public class McpSessionStore {
 
     private final ReactiveRedisDataSource redis;
     private final RedisCalls calls;
+    private final String idle;
+    private final String cap;
 
-    public McpSessionStore(ReactiveRedisDataSource redis, RedisCalls calls) {
+    public McpSessionStore(ReactiveRedisDataSource redis, RedisCalls calls, OrdersConfig config) {
         this.redis = redis;
         this.calls = calls;
+        this.idle = Long.toString(config.mcp().sessionIdleTimeout().toMillis());
+        this.cap = Integer.toString(config.mcp().maxSessionsPerPrincipal());
     }
 
     /** A fresh session id or stream token (unguessable). */
@@ -91,17 +95,15 @@ public class McpSessionStore {
 
     /**
      * Runs {@code op} for the caller on {@code session}, counting the message against {@code rate} (null: not
-     * counted), with the idle timeout, the cap (for {@link Op#OPEN}) and the new stream's token (for
-     * {@link Op#STREAM}).
+     * counted); {@code token} is the new stream's (for {@link Op#STREAM}, else null).
      */
-    Uni<Decision> run(Op op, Access access, String session, RateCheck rate, Duration idle, int cap, String token) {
+    Uni<Decision> run(Op op, Access access, String session, RateCheck rate, String token) {
         TenantId tenant = access.actor().tenant();
         String owner = Limits.subject(access.actor().principal());
         List<String> keys = List.of(tenant.key(Keyspace.MCP_SESSION, session), tenant.key(Keyspace.MCP_SESSIONS, owner),
             rate == null ? tenant.key(Keyspace.RATE_LIMIT, Policy.READS.label() + ":" + owner) : rate.key(),
             tenant.key(Keyspace.MCP_STREAM, session));
-        List<String> args = List.of(op.argument(), owner, session, Long.toString(idle.toMillis()),
-            Integer.toString(cap), rate == null ? "" : rate.arguments().get(0),
+        List<String> args = List.of(op.argument(), owner, session, idle, cap, rate == null ? "" : rate.arguments().get(0),
             rate == null ? "" : rate.arguments().get(1), token == null ? "" : token);
         return onCallersContext(calls.guard("mcp-session", SESSION.run(redis, keys, args)).map(reply -> new Decision(
             Outcome.valueOf(reply.get(0).toUpperCase(java.util.Locale.ROOT)),
@@ -109,10 +111,10 @@ public class McpSessionStore {
     }
 
     /** One beat of an event stream: whether its session lives and it is still the session's newest stream. */
-    Uni<Boolean> streamLives(TenantId tenant, String session, String token, Duration idle) {
+    Uni<Boolean> streamLives(TenantId tenant, String session, String token) {
         return onCallersContext(calls.guard("mcp-stream", STREAM.run(redis, List.of(
                 tenant.key(Keyspace.MCP_SESSION, session), tenant.key(Keyspace.MCP_STREAM, session)),
-                List.of(token, Long.toString(idle.toMillis()))))
+                List.of(token, idle)))
             .map(reply -> "1".equals(reply.get(0))));
     }
 

@@ -110,6 +110,7 @@ class McpMessagesTest {
             arguments(request("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"p\"},"
                 + "\"argument\":{\"name\":\"a\"}}"), params, "params.argument"),
             arguments(request("tools/list", "{\"cursor\":5}"), params, "params.cursor"),
+            arguments(request("tools/list", "{\"cursor\":\"a\\nforged log line\"}"), params, "params.cursor"),
             arguments(request("tools/list", "{\"_meta\":[]}"), params, "params._meta"),
             arguments(request("tools/list", "{\"_meta\":{\"io.modelcontextprotocol/clientInfo\":{}}}"), params,
                 "params._meta"),
