@@ -11,9 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.McpStream;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -44,6 +46,9 @@ class McpProtocolTest {
 
     @TestHTTPResource("/mcp")
     URI endpoint;
+
+    @InjectRedis
+    TestRedis redis;
 
     private static RequestSpecification mcp(String token) {
         return as(token).contentType("application/json").accept("application/json, text/event-stream");
@@ -256,6 +261,24 @@ class McpProtocolTest {
         try (McpStream gone = McpStream.open(endpoint, token, session)) {
             assertEquals(404, gone.status());
         }
+    }
+
+    @Test
+    void aSessionIdlesOutWithItsKeyAndEveryMessageRefreshesIt() throws InterruptedException {
+        String token = Tokens.defaultToken();
+        String session = open(token);
+        String key = "mcpsession:{t:" + Tokens.TENANT + "}:" + session;
+        long idle = Duration.ofMinutes(10).toMillis();
+        assertEquals("+OK", redis.command("SET", key, redis.command("GET", key), "PX", "5000"), "nearly idle");
+        send(token, session, PING).then().statusCode(200);
+        long left = Long.parseLong(redis.command("PTTL", key).substring(1));
+        assertTrue(left > 5000 && left <= idle, "a message gives the session its whole idle time again: " + left);
+        try (McpStream stream = McpStream.open(endpoint, token, session)) {
+            assertEquals(": stream open", stream.nextLine(WAIT));
+            redis.command("PEXPIRE", key, "1");
+            assertTrue(stream.endsWithin(WAIT), "the stream of a session that idled out ends");
+        }
+        send(token, session, PING).then().statusCode(404);
     }
 
     @Test
