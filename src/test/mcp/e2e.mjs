@@ -109,6 +109,21 @@ try {
     await other.close();
     return `the order is invisible: ${doc.status} ${doc.type.split("/").pop()}`;
   });
+  await run("close a session", async () => {
+    const headers = { Authorization: `Bearer ${process.env.MCP_TOKEN}` };
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    const own = new Client({ name: "ghostguard-e2e", version: "1.0.0" });
+    await own.connect(transport);
+    const session = transport.sessionId;
+    await own.listTools();
+    await transport.terminateSession();
+    const after = await fetch(url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream",
+        "Mcp-Session-Id": session } });
+    check(after.status === 404, `a closed session answered ${after.status}`);
+    await own.close();
+    return "DELETE closed it; a message naming it is 404";
+  });
   await client.close();
 } catch (error) {
   console.log(`step ${step + 1} failed: ${error.message}`);

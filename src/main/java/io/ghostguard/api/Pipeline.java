@@ -2,7 +2,8 @@ package io.ghostguard.api;
 
 /**
  * The order of every step a request passes, in one place. Vert.x route handlers run first, in ascending
- * {@code ROUTE_*} order (the platform authenticates after them, and authorizes by path); then the REST layer
+ * {@code ROUTE_*} order (the platform authenticates after the negative-most ones, and authorizes by path, before
+ * {@link #ROUTE_MCP_PROTOCOL}); then the REST layer
  * runs its request filters in ascending {@code FILTER_*} priority,
  * reads the body (strict reading), validates it and calls the resource; response filters run last. The README
  * draws the same path.
@@ -31,6 +32,12 @@ public final class Pipeline {
     public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 6;
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
     public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 7;
+    /**
+     * Route handler on the MCP endpoint, after authentication and authorization (the platform runs its security
+     * filters at minus their priority: -200 and -100) and before the extension's own route: read the body, check
+     * the JSON-RPC message, then the session, its owner and the {@code reads} rate in Redis.
+     */
+    public static final int ROUTE_MCP_PROTOCOL = -50;
     /**
      * HTTP filter (higher runs first): answer the protected-resource metadata before the platform's own handler,
      * which needs a discovery URL this service may not have.

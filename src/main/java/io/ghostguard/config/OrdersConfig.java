@@ -172,11 +172,27 @@ public interface OrdersConfig {
         Optional<List<String>> allowedOrigins();
 
         /**
-         * Open MCP sessions one principal of a tenant may hold at once; opening one more is refused (429) until
-         * one is closed or idles out ({@code quarkus.mcp.server.connection-idle-timeout}). Default 10.
+         * Open MCP sessions one principal of a tenant may hold at once, on all instances together; opening one more
+         * is refused (429) until one is closed or idles out ({@code session-idle-timeout}). Default 10.
          */
         @WithDefault("10")
         int maxSessionsPerPrincipal();
+
+        /**
+         * How long an MCP session lives without a message on any instance; then its id is unknown (404) and its
+         * slot free. Positive; default 10 minutes.
+         */
+        @WithDefault("PT10M")
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration sessionIdleTimeout();
+
+        /**
+         * How often an open event stream (GET /mcp) gets a comment line and checks that its session still lives
+         * and that it is still the session's newest stream. Positive; default 15 seconds.
+         */
+        @WithDefault("PT15S")
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration streamPing();
     }
 
     /** Limits per tenant and principal, with values per caller type ({@code human}, {@code agent}, ...). */

@@ -18,9 +18,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The HTTP permission policy {@code mcp} on the MCP endpoint: what {@link TenantPolicy} asks of every API call, then
- * at least one of the service's scopes (else 403 with {@code insufficient_scope}), and for a request that opens a
- * session the {@code reads} rate and the per-principal session cap of {@link McpSessions}. The HTTP request is
- * labelled with the call's caller type (claim, else {@code mcp}), like its tool calls.
+ * at least one of the service's scopes (else 403 with {@code insufficient_scope}). The HTTP request is labelled with
+ * the call's caller type (claim, else {@code mcp}), like its tool calls, and the resolved {@link Access} is left on
+ * the request for the protocol layer ({@link McpProtocol}), which decides the session, its owner and the rate once
+ * it has read the message.
  */
 @ApplicationScoped
 public class McpSessionPolicy implements HttpSecurityPolicy {
@@ -30,12 +31,10 @@ public class McpSessionPolicy implements HttpSecurityPolicy {
 
     private final TenantPolicy tenants;
     private final AccessResolver access;
-    private final McpSessions sessions;
 
-    public McpSessionPolicy(TenantPolicy tenants, AccessResolver access, McpSessions sessions) {
+    public McpSessionPolicy(TenantPolicy tenants, AccessResolver access) {
         this.tenants = tenants;
         this.access = access;
-        this.sessions = sessions;
     }
 
     @Override
@@ -51,28 +50,17 @@ public class McpSessionPolicy implements HttpSecurityPolicy {
                 if (!caller.allowsAny(Scopes.ALL)) {
                     return deny(request, Refusal.of(Problem.of(ProblemType.FORBIDDEN, "The token grants none of this "
                         + "service's scopes (" + String.join(", ", Scopes.ALL) + "), so it cannot open an MCP "
-                        + "session.")), SCOPE_CHALLENGE);
+                        + "session.")));
                 }
-                String session = request.request().getHeader(McpSessions.SESSION_HEADER);
-                if (session != null) {
-                    return sessions.owns(caller, session) ? Uni.createFrom().item(CheckResult.PERMIT)
-                        : deny(request, Refusal.of(Problem.of(ProblemType.NOT_FOUND, "No such MCP session for this "
-                            + "caller; open one with initialize.")), null);
-                }
-                if (!McpSessions.opens(request)) {
-                    return Uni.createFrom().item(CheckResult.PERMIT);
-                }
-                return sessions.open(caller, request).flatMap(refusal -> refusal == null
-                    ? Uni.createFrom().item(CheckResult.PERMIT) : deny(request, refusal, null));
+                request.put(McpProtocol.ACCESS, caller);
+                return Uni.createFrom().item(CheckResult.PERMIT);
             });
         });
     }
 
-    private static Uni<CheckResult> deny(RoutingContext request, Refusal refusal, String challenge) {
+    private static Uni<CheckResult> deny(RoutingContext request, Refusal refusal) {
         request.put(SecurityProblems.REFUSAL, refusal);
-        if (challenge != null) {
-            request.put(SecurityProblems.CHALLENGE, challenge);
-        }
+        request.put(SecurityProblems.CHALLENGE, SCOPE_CHALLENGE);
         return Uni.createFrom().item(CheckResult.DENY);
     }
 

@@ -35,6 +35,8 @@ public class OrderTools {
     static final String STOCK = "check_stock";
     /** Every tool of this surface: the closed set of {@code tool} label values. */
     public static final Set<String> NAMES = Set.of(PLACE, GET, LIST, CANCEL, STOCK);
+    /** The tools that change state (a brake in mode {@code writes} stops these). */
+    static final Set<String> WRITES = Set.of(PLACE, CANCEL);
 
     private final ToolGate gate;
     private final OrdersConfig config;

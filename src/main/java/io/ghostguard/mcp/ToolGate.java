@@ -31,6 +31,7 @@ import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.TextContent;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
@@ -42,10 +43,11 @@ import java.util.function.Function;
 
 /**
  * The gate on MCP, a thin adapter over the same beans as REST: the call's {@link Access} (tier {@code mcp}
- * without a claim), its scope, the rate limiter for reads, and for writes the {@link IdempotencyGuard} with the
- * {@code idempotencyKey} argument; then the tool's effect, and its answer handed back to the guard. Every
- * refusal is an error result with the catalogue's problem document; its status, retry time and RateLimit
- * state go in the result's metadata.
+ * without a claim), its scope, for reads the {@code reads} step the protocol layer already took for the call's
+ * message ({@link McpProtocol}: every message is counted once), and for writes the {@link IdempotencyGuard} with the
+ * {@code idempotencyKey} argument (its write rate in the claim script); then the tool's effect, and its answer
+ * handed back to the guard. Every refusal is an error result with the catalogue's problem document; its status,
+ * retry time and RateLimit state go in the result's metadata.
  */
 @Singleton
 public class ToolGate {
@@ -63,10 +65,11 @@ public class ToolGate {
     private final StrictArguments strict;
     private final McpTelemetry telemetry;
     private final ObjectMapper json;
+    private final CurrentVertxRequest request;
 
     public ToolGate(CurrentIdentityAssociation identity, AccessResolver resolver, RateLimiter limiter,
                     IdempotencyGuard guard, ProblemCatalogue problems, StrictArguments strict, McpTelemetry telemetry,
-                    ObjectMapper json) {
+                    ObjectMapper json, CurrentVertxRequest request) {
         this.identity = identity;
         this.resolver = resolver;
         this.limiter = limiter;
@@ -75,6 +78,7 @@ public class ToolGate {
         this.strict = strict;
         this.telemetry = telemetry;
         this.json = json;
+        this.request = request;
     }
 
     /** A read tool's effect on its strictly read arguments: the JSON body of its answer. */
@@ -94,9 +98,13 @@ public class ToolGate {
     record Answer(int status, Object body) {
     }
 
-    /** A read tool: access, scope and the {@code reads} rate, then the effect. */
+    /**
+     * A read tool: access, scope and the {@code reads} rate, then the effect. The protocol layer counted the call's
+     * message against {@code reads} already ({@link McpProtocol}); that step is the call's rate step, not a second.
+     */
     <T> Uni<ToolResponse> read(String tool, String scope, RawMessage message, Class<T> shape, Read<T> effect) {
-        return call(tool, scope, access -> limiter.acquire(access, Policy.READS).flatMap(rate -> {
+        McpProtocol.Counted counted = McpProtocol.counted(request.getCurrent());
+        return call(tool, scope, access -> reads(access, counted).flatMap(rate -> {
             if (rate != null && !rate.allowed()) {
                 return Uni.createFrom().item(error(limiter.refused(rate, access), rate));
             }
@@ -137,6 +145,11 @@ public class ToolGate {
                     fingerprint))
                 .flatMap(decision -> decided(decision, access, request, effect));
         });
+    }
+
+    /** The reads step of a read tool's call: the protocol layer's when it took one (it always does on /mcp). */
+    private Uni<RateDecision> reads(Access access, McpProtocol.Counted counted) {
+        return counted != null ? Uni.createFrom().item(counted.decision()) : limiter.acquire(access, Policy.READS);
     }
 
     private <T> Uni<ToolResponse> decided(GuardDecision decision, Access access, T request, Write<T> effect) {

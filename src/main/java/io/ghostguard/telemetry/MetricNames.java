@@ -49,7 +49,7 @@ public final class MetricNames {
     public static final String ORDERS_PLACED = "orders.placed";
     /** MCP tool calls by tool, outcome and caller type. */
     public static final String MCP_TOOL_CALLS = "mcp.tool.calls";
-    /** Gauge of the MCP sessions open on this instance. */
+    /** Gauge of the MCP sessions with an event stream open on this instance (sessions themselves live in Redis). */
     public static final String MCP_SESSIONS_OPEN = "mcp.sessions.open";
     /** MCP sessions refused because their principal holds the most it may. */
     public static final String MCP_SESSIONS_REFUSED = "mcp.sessions.refused";

@@ -31,7 +31,13 @@ public enum Keyspace {
     /** Fresh idempotency keys opened in the current window; suffix: principal digest. */
     NEW_KEYS("nk"),
     /** Money spent in the current window; suffix: currency and principal digest. */
-    SPEND("spend");
+    SPEND("spend"),
+    /** An MCP session: its owner's principal digest, expiring after the idle timeout; suffix: session id. */
+    MCP_SESSION("mcpsession"),
+    /** The MCP sessions of one principal (sorted set: session id by idle deadline); suffix: principal digest. */
+    MCP_SESSIONS("mcpsessions"),
+    /** The newest event stream (GET) of an MCP session: its token; suffix: session id. */
+    MCP_STREAM("mcpstream");
 
     private final String prefix;
 

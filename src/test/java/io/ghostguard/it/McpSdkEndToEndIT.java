@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The MCP surface of the packaged service, driven by the official TypeScript SDK client
  * ({@code src/test/mcp/e2e.mjs}, pinned by its lock file): initialize, list tools, place an order, retry the
  * same call after reconnecting (one order), reuse the key with other arguments, a schema violation, no token,
- * a token of another tenant.
+ * a token of another tenant, closing a session (DELETE; the client's event stream runs throughout).
  */
 @Tag("ops")
 class McpSdkEndToEndIT {
@@ -41,7 +41,7 @@ class McpSdkEndToEndIT {
             String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             System.out.print(output);
             assertEquals(0, run.exitValue(), output);
-            assertEquals(8, output.lines().filter(line -> line.matches("step \\d+ .*: ok.*")).count(), output);
+            assertEquals(9, output.lines().filter(line -> line.matches("step \\d+ .*: ok.*")).count(), output);
         } finally {
             redis.stop();
         }

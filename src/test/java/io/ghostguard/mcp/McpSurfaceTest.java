@@ -15,12 +15,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.limits.Limits;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkiverse.mcp.server.MetaKey;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -34,6 +36,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,7 +77,13 @@ class McpSurfaceTest {
     }
 
     private static void close(String token, String session) {
-        as(token).header(McpSessions.SESSION_HEADER, session).delete("/mcp");
+        as(token).header(McpProtocol.SESSION_HEADER, session).delete("/mcp").then().statusCode(204);
+    }
+
+    /** POSTs one message of {@code session}. */
+    private static Response send(String token, String session, String message) {
+        return as(token).contentType("application/json").accept("application/json, text/event-stream")
+            .header(McpProtocol.SESSION_HEADER, session).body(message).post("/mcp");
     }
 
     private static String human(String subject) {
@@ -133,12 +142,17 @@ class McpSurfaceTest {
         declined.put("paymentToken", "tok_declined");
         assertEquals(402, problem(call(client(token), "place_order", declined)).getInteger("status"));
         var session = client(token);
-        redis.pause();
+        // The tool fails on the service's side: the domain's keys refuse, the session's and the gate's do not.
+        String[] reachable = Stream.of(Keyspace.IDEMPOTENCY, Keyspace.RATE_LIMIT, Keyspace.NEW_KEYS,
+            Keyspace.MCP_SESSION, Keyspace.MCP_SESSIONS, Keyspace.MCP_STREAM).map(kind -> "~" + kind.prefix() + ":*")
+            .toArray(String[]::new);
+        assertEquals("+OK", redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
+            Stream.of(reachable)).toArray(String[]::new)));
         ToolResponse failed;
         try {
             failed = call(session, "place_order", order(unique("key"), sku));
         } finally {
-            redis.resume();
+            assertEquals("+OK", redis.command("ACL", "SETUSER", "default", "allkeys"));
         }
         assertEquals(503, problem(failed).getInteger("status"));
         PrometheusText after = metrics();
@@ -147,6 +161,36 @@ class McpSurfaceTest {
             assertEquals(value(before, "mcp_tool_calls_total", labels) + 1, value(after, "mcp_tool_calls_total",
                 labels), outcome);
         }
+    }
+
+    @Test
+    void aStoreThatFailsBeforeTheToolMakesTheCallA503OfTheEndpoint() {
+        String sku = unique("down");
+        stock(sku);
+        String token = human(unique("h"));
+        String session = open(token).then().statusCode(200).extract().header(McpProtocol.SESSION_HEADER);
+        String place = new JsonObject().put("jsonrpc", "2.0").put("id", 2).put("method", "tools/call")
+            .put("params", new JsonObject().put("name", "place_order").put("arguments", order(unique("key"), sku)))
+            .encode();
+        String[] failedCall = {"tool", "place_order", "outcome", "failed", "caller_type", "human"};
+        String[] unavailable = {"uri", "/mcp", "status", "503", "caller_type", "human"};
+        PrometheusText before = metrics();
+        redis.pause();
+        Response refused;
+        try {
+            refused = send(token, session, place);
+        } finally {
+            redis.resume();
+        }
+        // Its session cannot be checked: a 503 problem, counted once, by the HTTP series the SLI reads.
+        refused.then().statusCode(503).header("Retry-After", notNullValue())
+            .contentType("application/problem+json").body("type", endsWith("/store-unavailable"));
+        PrometheusText after = metrics();
+        assertEquals(value(before, "http_server_requests_seconds_count", unavailable) + 1,
+            value(after, "http_server_requests_seconds_count", unavailable));
+        assertEquals(value(before, "mcp_tool_calls_total", failedCall), value(after, "mcp_tool_calls_total", failedCall),
+            "not a failed tool call as well (the SLI would count it twice)");
+        close(token, session);
     }
 
     @Test
@@ -170,13 +214,13 @@ class McpSurfaceTest {
     @Test
     void clientChosenNamesNeverBecomeLabelValues() {
         String token = human(unique("flood"));
-        String session = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        String session = open(token).then().statusCode(200).extract().header(McpProtocol.SESSION_HEADER);
         for (int i = 0; i < 60; i++) {
             String method = i % 2 == 0 ? "resources/read" : "prompts/get";
             String params = i % 2 == 0 ? "{\"uri\":\"file:///etc/" + unique("u") + "\"}"
                 : "{\"name\":\"" + unique("p") + "\",\"arguments\":{}}";
             as(token).contentType("application/json").accept("application/json, text/event-stream")
-                .header(McpSessions.SESSION_HEADER, session)
+                .header(McpProtocol.SESSION_HEADER, session)
                 .body("{\"jsonrpc\":\"2.0\",\"id\":" + (i + 2) + ",\"method\":\"" + method + "\",\"params\":" + params
                     + "}")
                 .post("/mcp");
@@ -198,20 +242,22 @@ class McpSurfaceTest {
 
     @Test
     void sessionsPerPrincipalAreBoundedAndAClosedOneFreesItsSlot() {
-        String token = human(unique("sessions"));
+        String principal = unique("sessions");
+        String token = human(principal);
+        String held = "mcpsessions:{t:" + Tokens.TENANT + "}:" + Limits.subject(principal);
         PrometheusText before = metrics();
-        double openBefore = value(before, "mcp_sessions_open");
         String[] sessions = new String[SmallSessions.SESSIONS];
         for (int i = 0; i < sessions.length; i++) {
-            sessions[i] = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+            sessions[i] = open(token).then().statusCode(200).extract().header(McpProtocol.SESSION_HEADER);
         }
-        assertEquals(openBefore + SmallSessions.SESSIONS, value(metrics(), "mcp_sessions_open"));
+        assertEquals(Integer.toString(SmallSessions.SESSIONS), redis.command("ZCARD", held).substring(1),
+            "the principal's sessions, as every instance sees them");
         open(token).then().statusCode(429).header("Retry-After", notNullValue())
             .body("policy", equalTo("sessions"));
         assertEquals(value(before, "mcp_sessions_refused_total", "caller_type", "human") + 1,
             value(metrics(), "mcp_sessions_refused_total", "caller_type", "human"), "the refusal is counted once");
         close(token, sessions[0]);
-        String again = open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        String again = open(token).then().statusCode(200).extract().header(McpProtocol.SESSION_HEADER);
         close(token, again);
         for (int i = 1; i < sessions.length; i++) {
             close(token, sessions[i]);
@@ -219,12 +265,27 @@ class McpSurfaceTest {
     }
 
     @Test
-    void openingASessionCountsAgainstTheReadsRate() {
+    void everyMessageOfASessionCountsOnceAgainstTheReadsRate() {
+        String sku = unique("rate");
+        stock(sku);
         String token = Tokens.token().subject(unique("reader")).sign();
-        for (int i = 0; i < SmallSessions.READS; i++) {
-            close(token, open(token).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER));
+        String session = open(token).then().statusCode(200).header("RateLimit", containsString("r=" + (SmallSessions.READS
+            - 1))).extract().header(McpProtocol.SESSION_HEADER);
+        String check = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"check_stock\","
+            + "\"arguments\":{\"sku\":\"" + sku + "\"}}}";
+        JsonObject result = new JsonObject(send(token, session, check).then().statusCode(200).extract().asString())
+            .getJsonObject("result");
+        assertTrue(result.getJsonObject("_meta").getString("io.ghostguard/rateLimit").contains("r=" + (SmallSessions.READS
+            - 2)), "a read tool's call is counted once: " + result.encode());
+        int answered = 0;
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}";
+        while (send(token, session, ping).statusCode() == 200 && answered <= SmallSessions.READS) {
+            answered++;
         }
-        open(token).then().statusCode(429).body("policy", equalTo("reads"));
+        assertEquals(SmallSessions.READS - 2, answered, "initialize and the tool call took two of the quota");
+        send(token, session, ping).then().statusCode(429).header("Retry-After", notNullValue())
+            .header("RateLimit-Policy", containsString("\"reads\"")).body("policy", equalTo("reads"));
+        as(token).header(McpProtocol.SESSION_HEADER, session).delete("/mcp").then().statusCode(429);
     }
 
     @Test
@@ -238,13 +299,15 @@ class McpSurfaceTest {
     void aSessionBelongsToThePrincipalThatOpenedIt() {
         String owner = human(unique("owner"));
         String intruder = human(unique("intruder"));
-        String session = open(owner).then().statusCode(200).extract().header(McpSessions.SESSION_HEADER);
+        String session = open(owner).then().statusCode(200).extract().header(McpProtocol.SESSION_HEADER);
         String list = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{}}";
         as(intruder).contentType("application/json").accept("application/json, text/event-stream")
-            .header(McpSessions.SESSION_HEADER, session).body(list).post("/mcp").then().statusCode(404);
-        as(intruder).header(McpSessions.SESSION_HEADER, session).delete("/mcp").then().statusCode(404);
+            .header(McpProtocol.SESSION_HEADER, session).body(list).post("/mcp").then().statusCode(404);
+        as(intruder).header(McpProtocol.SESSION_HEADER, session).delete("/mcp").then().statusCode(404);
+        as(intruder).accept("text/event-stream").header(McpProtocol.SESSION_HEADER, session).get("/mcp").then()
+            .statusCode(404).contentType("application/problem+json");
         int status = as(owner).contentType("application/json").accept("application/json, text/event-stream")
-            .header(McpSessions.SESSION_HEADER, session).body(list).post("/mcp").statusCode();
+            .header(McpProtocol.SESSION_HEADER, session).body(list).post("/mcp").statusCode();
         assertTrue(status < 300, "the owner's session lives on: " + status);
         close(owner, session);
     }

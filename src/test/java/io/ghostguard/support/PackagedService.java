@@ -25,11 +25,13 @@ public final class PackagedService implements AutoCloseable {
     private final Process process;
     private final URI uri;
     private final URI management;
+    private final Path log;
 
-    private PackagedService(Process process, URI uri, URI management) {
+    private PackagedService(Process process, URI uri, URI management, Path log) {
         this.process = process;
         this.uri = uri;
         this.management = management;
+        this.log = log;
     }
 
     /** Starts an instance on {@code redisUrl} with extra environment, and waits (bounded) until it is ready. */
@@ -50,9 +52,10 @@ public final class PackagedService implements AutoCloseable {
     public static PackagedService launch(String redisUrl, Map<String, String> environment) throws IOException {
         int port = freePort();
         int managementPort = freePort();
+        Path log = Files.createTempFile("packaged-service", ".log");
         ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
             .toString(), "-jar", "target/quarkus-app/quarkus-run.jar"))
-            .redirectErrorStream(true).redirectOutput(Files.createTempFile("packaged-service", ".log").toFile());
+            .redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
         env.put("QUARKUS_REDIS_HOSTS", redisUrl);
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
@@ -64,7 +67,7 @@ public final class PackagedService implements AutoCloseable {
         env.put("QUARKUS_OTEL_SDK_DISABLED", "true");
         env.putAll(environment);
         return new PackagedService(builder.start(), URI.create("http://127.0.0.1:" + port),
-            URI.create("http://127.0.0.1:" + managementPort));
+            URI.create("http://127.0.0.1:" + managementPort), log);
     }
 
     /** The status of {@code /q/health/<probe>} ({@code live}, {@code ready}); -1 while nothing answers. */
@@ -103,6 +106,31 @@ public final class PackagedService implements AutoCloseable {
             request.header("Idempotency-Key", key);
         }
         return HTTP.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends one request with the given headers (and a body unless empty) and waits for its answer (bounded). */
+    public HttpResponse<String> request(String method, String path, Map<String, String> headers, String body)
+        throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(30))
+            .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(request::header);
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The metrics in Prometheus text, from the management interface. */
+    public String metrics() throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(management.resolve("/q/metrics")).timeout(Duration.ofSeconds(30))
+            .build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The process id, for diagnostic commands such as {@code jcmd}. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The instance's console output so far, for failure messages. */
+    public String log() throws IOException {
+        return Files.readString(log);
     }
 
     /** Kills the instance with SIGKILL, as a crashed or evicted pod dies: nothing is flushed or finished. */
