@@ -482,7 +482,8 @@ public final class Storm {
             }
         }
         Settlement settlement = new Settlement();
-        ExecutorService workers = Executors.newFixedThreadPool(32, daemon("storm-settle"));
+        long started = System.nanoTime();
+        ExecutorService workers = Executors.newFixedThreadPool(64, daemon("storm-settle"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.settleSeconds);
         for (Intent intent : again) {
             workers.execute(() -> settleOne(intent, settlement, deadline));
@@ -491,6 +492,8 @@ public final class Storm {
         if (!workers.awaitTermination(options.settleSeconds + 60L, TimeUnit.SECONDS)) {
             workers.shutdownNow();
         }
+        settlement.seconds = (System.nanoTime() - started) / 1e9;
+        settlement.intents = again.size();
         return settlement;
     }
 
@@ -532,6 +535,7 @@ public final class Storm {
             }
         }
         settlement.unsettled.increment();
+        intent.unsettled = true;
     }
 
     // ---------------------------------------------------------------- summary
@@ -558,11 +562,15 @@ public final class Storm {
         long intentCount;
         long answered2xx = 0;
         Map<String, Long> placedPerTenant = new TreeMap<>();
+        Map<String, Long> unsettledPerTenant = new TreeMap<>();
         Map<String, java.util.Set<String>> idsPerTenant = new TreeMap<>();
         synchronized (intents) {
             intentCount = intents.size();
             for (Intent intent : intents) {
                 placedPerTenant.putIfAbsent(intent.principal.tenant, 0L);
+                if (intent.unsettled) {
+                    unsettledPerTenant.merge(intent.principal.tenant, 1L, Long::sum);
+                }
                 idsPerTenant.putIfAbsent(intent.principal.tenant, new java.util.HashSet<>());
                 if (intent.orderId != null) {
                     answered2xx++;
@@ -583,10 +591,11 @@ public final class Storm {
         System.out.printf(Locale.ROOT, "== intents: %d (%d answered 2xx during the storm or its drain), %d copies gave up"
             + " (attempts or deadline spent); harness errors %d%n", intentCount, answered2xx - settlement.placedLater.sum()
             - settlement.foundLater.sum(), gaveUp.sum(), harnessErrors.sum());
-        System.out.printf(Locale.ROOT, "== settle: each intent sent more than once or never answered 2xx, sent again with its"
-            + " key and body: %d same order, %d ANOTHER order, %d found placed (replay), %d placed now, %d refused, %d"
-            + " unsettled%n", settlement.same.sum(), settlement.changed.sum(), settlement.foundLater.sum(),
-            settlement.placedLater.sum(), settlement.refused.sum(), settlement.unsettled.sum());
+        System.out.printf(Locale.ROOT, "== settle: the %d intents sent more than once or never answered 2xx, sent again with"
+            + " their key and body (64 at a time, %.0f s): %d same order, %d ANOTHER order, %d found placed (replay), %d"
+            + " placed now, %d refused, %d unsettled%n", settlement.intents, settlement.seconds, settlement.same.sum(),
+            settlement.changed.sum(), settlement.foundLater.sum(), settlement.placedLater.sum(), settlement.refused.sum(),
+            settlement.unsettled.sum());
 
         printMetrics(before, after);
 
@@ -600,12 +609,21 @@ public final class Storm {
             long keys = countKeys("order:{t:" + tenant + "}:*");
             long distinct = idsPerTenant.get(tenant).size();
             redisOrders += keys;
-            boolean ok = index == entry.getValue() && keys == entry.getValue() && distinct == entry.getValue();
-            if (!ok) {
+            long expected = entry.getValue();
+            // An intent left unsettled may or may not have its order: the count is exact only when none is left.
+            long slack = unsettledPerTenant.getOrDefault(tenant, 0L);
+            String verdict;
+            if (index == keys && distinct == expected && keys == expected) {
+                verdict = "equal";
+            } else if (distinct == expected && Math.min(index, keys) >= expected
+                && Math.max(index, keys) <= expected + slack) {
+                verdict = "within the " + slack + " unsettled";
+            } else {
+                verdict = "DIFFERENT";
                 mismatch++;
             }
             System.out.printf("  %-16s intents answered 2xx %8d   distinct order ids %8d   index %8d   order keys %8d   %s%n",
-                tenant, entry.getValue(), distinct, index, keys, ok ? "equal" : "DIFFERENT");
+                tenant, expected, distinct, index, keys, verdict);
         }
         long dup = duplicates.sum();
         boolean pass = dup == 0 && mismatch == 0 && unexpected == 0 && settlement.unsettled.sum() == 0
@@ -674,31 +692,42 @@ public final class Storm {
 
     // ---------------------------------------------------------------- service metrics
 
-    private Map<String, Double> scrape() {
+    /**
+     * The service's metrics, as one sample per series. A service still working off a backlog may answer late, so
+     * this tries for up to a minute (each try bounded); an empty map when it never answered.
+     */
+    private Map<String, Double> scrape() throws InterruptedException {
         Map<String, Double> samples = new TreeMap<>();
         if (options.management == null) {
             return samples;
         }
-        try {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(options.management
-                + "/q/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            for (String line : response.body().split("\n")) {
-                if (line.isEmpty() || line.startsWith("#")) {
-                    continue;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String failure = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(options.management
+                    + "/q/metrics")).timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+                for (String line : response.body().split("\n")) {
+                    if (line.isEmpty() || line.startsWith("#")) {
+                        continue;
+                    }
+                    // An exemplar (" # {trace_id=...} value timestamp") follows the sample's own value.
+                    if (line.contains(" # ")) {
+                        line = line.substring(0, line.indexOf(" # "));
+                    }
+                    int space = line.lastIndexOf(' ');
+                    if (space > 0) {
+                        samples.merge(line.substring(0, space), Double.parseDouble(line.substring(space + 1)),
+                            Double::sum);
+                    }
                 }
-                if (line.contains(" # ")) {
-                    line = line.substring(0, line.indexOf(" # "));
-                }
-                int space = line.lastIndexOf(' ');
-                if (space > 0) {
-                    samples.merge(line.substring(0, space), Double.parseDouble(line.substring(space + 1)), Double::sum);
-                }
+                return samples;
+            } catch (IOException | RuntimeException e) {
+                failure = e.getClass().getSimpleName();
+                Thread.sleep(1000);
             }
-        } catch (IOException | RuntimeException e) {
-            System.out.println("  (metrics not scraped: " + e.getClass().getSimpleName() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
+        System.out.println("  (metrics not scraped within a minute: " + failure + ")");
         return samples;
     }
 
@@ -1332,10 +1361,10 @@ public final class Storm {
         long stock = 1_000_000_000L;
         double plateau;
         double steadyShare = 1.0;
-        int warmupSeconds = 10;
+        int warmupSeconds = 20;
         int warmupConcurrency = 32;
         int rampSeconds = 5;
-        int[] rampConcurrency = {8, 32, 128};
+        int[] rampConcurrency = {16, 64, 256};
         int steadySeconds = 15;
         int storm2Seconds = 15;
         int storm4Seconds = 15;
@@ -1349,7 +1378,7 @@ public final class Storm {
         double doubleShare = 0.05;
         int maxInflight = 6000;
         int clientThreads = 4;
-        int settleSeconds = 120;
+        int settleSeconds = 300;
         String pids = "";
         int clockTicks = 100;
 
@@ -1430,6 +1459,7 @@ public final class Storm {
         final long deadline;
         final AtomicInteger attempts = new AtomicInteger();
         String orderId;
+        volatile boolean unsettled;
 
         Intent(Principal principal, String key, int sku, int copies, long deadline) {
             this.principal = principal;
@@ -1453,6 +1483,8 @@ public final class Storm {
         final LongAdder refused = new LongAdder();
         final LongAdder unsettled = new LongAdder();
         final LongAdder transportRetries = new LongAdder();
+        double seconds;
+        int intents;
     }
 
     /** How an outcome counts: its column, whether it is an admitted answer (latency), whether the client retries. */

@@ -75,7 +75,7 @@ class StormIT {
 
         List<String> output = storm(pem, List.of("--base=" + service.uri(), "--redis=127.0.0.1:" + redis.port(),
             "--key=" + pem, "--issuer=" + Tokens.ISSUER, "--tenants=" + TENANTS, "--principals=16",
-            "--warmup=8", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=4", "--timeout-ms=1000",
+            "--warmup=6", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=4", "--timeout-ms=1000",
             "--intent-deadline-ms=6000", "--max-inflight=3000", "--settle-seconds=30"));
 
         Map<String, Long> result = result(output);
@@ -94,14 +94,18 @@ class StormIT {
         assertEquals(List.of(), notAllowed, "answers other than 2xx, 409 or 429 with Retry-After, or 503 overloaded"
             + " with Retry-After (connection failures included)");
         assertEquals(0, result.get("duplicates"), "orders placed twice for one key");
-        assertEquals(0, result.get("unsettled"), "intents without their order after the storm");
         assertEquals(0, result.get("harness_errors"));
         assertEquals(0, result.get("redis_mismatch"), "tenants whose orders in Redis differ from the intents answered 2xx");
         long indexed = 0;
         for (int t = 0; t < TENANTS; t++) {
             indexed += zcard(redis.port(), "orders:{t:storm-" + t + "}:all");
         }
-        assertEquals(result.get("placed"), indexed, "orders in Redis against intents answered 2xx");
+        // An intent the harness could not settle may or may not have its order; with none left the count is exact.
+        long placed = result.get("placed");
+        long unsettled = result.get("unsettled");
+        assertTrue(indexed >= placed && indexed <= placed + unsettled, "orders in Redis: " + indexed
+            + ", intents answered 2xx: " + placed + ", unsettled: " + unsettled);
+        assertEquals(0, unsettled, "intents without their order 30 s after the storm (the service did not recover)");
     }
 
     /** Runs the harness with this JDK's source launcher (bounded to three minutes) and returns what it printed. */
