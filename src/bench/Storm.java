@@ -99,7 +99,7 @@ public final class Storm {
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("storm-timer"));
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(callbacks)
             .connectTimeout(Duration.ofMillis(options.timeoutMs)).build();
-        this.wire = new Wire(URI.create(options.base), callbacks);
+        this.wire = new Wire(URI.create(options.base), callbacks, !options.abandonWithFin, options.sourceAddresses);
         this.inflight = new Semaphore(options.maxInflight);
         this.signingKey = privateKey(Path.of(options.key));
         this.cpu = new Cpu(options.pids, options.clockTicks);
@@ -140,8 +140,9 @@ public final class Storm {
             options.principals, options.skus, options.doubleShare * 100);
         System.out.printf(Locale.ROOT, "each intent: timeout %d ms per attempt, at most %d attempts within %d ms;"
             + " Retry-After honoured up to %d ms; backoff %d ms doubling to %d ms, full jitter; at most %d requests"
-            + " in flight%n", options.timeoutMs, options.maxAttempts, options.intentDeadlineMs, options.retryAfterCapMs,
-            options.backoffBaseMs, options.backoffCapMs, options.maxInflight);
+            + " in flight; a timed-out attempt's connection is %s%n", options.timeoutMs, options.maxAttempts,
+            options.intentDeadlineMs, options.retryAfterCapMs, options.backoffBaseMs, options.backoffCapMs,
+            options.maxInflight, options.abandonWithFin ? "closed (FIN)" : "reset (RST)");
     }
 
     private void principals() throws GeneralSecurityException {
@@ -920,9 +921,20 @@ public final class Storm {
             b.deadline));
         private final AtomicBoolean sleeping = new AtomicBoolean();
         private final AtomicInteger connections = new AtomicInteger();
+        private final boolean reset;
+        private final List<InetSocketAddress> sources = new ArrayList<>();
+        private int nextSource;
 
-        Wire(URI base, Executor callbacks) throws IOException {
+        Wire(URI base, Executor callbacks, boolean reset, int sourceAddresses) throws IOException {
+            this.reset = reset;
             this.address = new InetSocketAddress(base.getHost(), base.getPort());
+            // Connections from several loopback addresses: each has its own range of ports, so the TIME_WAIT left by
+            // thousands of closed connections a second does not exhaust one range (as a fleet of agents has many).
+            if (address.getAddress().isLoopbackAddress() && address.getAddress().getAddress().length == 4) {
+                for (int i = 0; i < sourceAddresses; i++) {
+                    sources.add(new InetSocketAddress("127.0.0." + (2 + i), 0));
+                }
+            }
             this.host = base.getHost() + ":" + base.getPort();
             this.selector = Selector.open();
             this.callbacks = callbacks;
@@ -992,7 +1004,7 @@ public final class Storm {
                     }
                     selector.selectedKeys().clear();
                     Exchange exchange;
-                    for (int i = 0; i < 2000 && (exchange = submitted.poll()) != null; i++) {
+                    for (int i = 0; i < 256 && (exchange = submitted.poll()) != null; i++) {
                         start(exchange);
                     }
                 } catch (IOException | RuntimeException e) {
@@ -1008,6 +1020,10 @@ public final class Storm {
                     SocketChannel channel = SocketChannel.open();
                     channel.configureBlocking(false);
                     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    if (!sources.isEmpty()) {
+                        channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                        channel.bind(sources.get(nextSource++ % sources.size()));
+                    }
                     connection = new Connection(channel);
                     connections.incrementAndGet();
                     connection.key = channel.register(selector, 0, connection);
@@ -1096,15 +1112,16 @@ public final class Storm {
         }
 
         /**
-         * A client that gives up closes its connection. It is reset (SO_LINGER 0) rather than closed with a FIN, so
-         * that no TIME_WAIT is left behind: on loopback the client and the service share one port range, which
-         * thousands of timed-out connections a second would exhaust (a fleet of agents comes from many addresses).
+         * A client that gives up closes its connection, with a FIN as HTTP libraries do; {@code --abandon=reset}
+         * resets it instead (SO_LINGER 0), as a client or proxy that aborts does.
          */
         private void abandon(Connection connection) {
-            try {
-                connection.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
-            } catch (IOException | RuntimeException ignored) {
-                // closed anyway
+            if (reset) {
+                try {
+                    connection.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+                } catch (IOException | RuntimeException ignored) {
+                    // closed anyway
+                }
             }
             finish(connection, Reply.failed("timeout"), false);
         }
@@ -1379,6 +1396,8 @@ public final class Storm {
         int maxInflight = 6000;
         int clientThreads = 4;
         int settleSeconds = 300;
+        boolean abandonWithFin = true;
+        int sourceAddresses = 32;
         String pids = "";
         int clockTicks = 100;
 
@@ -1429,6 +1448,12 @@ public final class Storm {
                     case "max-inflight" -> o.maxInflight = Integer.parseInt(value);
                     case "client-threads" -> o.clientThreads = Integer.parseInt(value);
                     case "settle-seconds" -> o.settleSeconds = Integer.parseInt(value);
+                    case "abandon" -> o.abandonWithFin = switch (value) {
+                        case "reset" -> false;
+                        case "close" -> true;
+                        default -> throw new IllegalArgumentException("--abandon is reset or close");
+                    };
+                    case "source-addresses" -> o.sourceAddresses = Integer.parseInt(value);
                     case "pids" -> o.pids = value;
                     case "clock-ticks" -> o.clockTicks = Integer.parseInt(value);
                     default -> throw new IllegalArgumentException("unknown option --" + name);

@@ -30,8 +30,16 @@ HTTP_PORT=18421
 MANAGEMENT_PORT=19421
 OTLP_PORT=14321
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+# Stops what this script started, by pid: TERM, then KILL for what has not ended within 10 s (a wedged service).
+any_alive() { local p; for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for _ in $(seq 1 100); do any_alive || return 0; sleep 0.1; done
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+}
 trap cleanup EXIT
+trap 'exit 143' TERM INT
 
 python3 src/bench/otlp-sink.py "$OTLP_PORT" > "$OUT/otlp-sink.log" 2>&1 &
 pids+=($!)
