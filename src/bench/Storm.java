@@ -116,11 +116,9 @@ public final class Storm {
         printHeader();
         principals();
         stock();
-        if (options.warmupSeconds > 0) {
-            System.out.println("== warm-up and plateau: closed loop (each connection sends its next placement when the"
-                + " last is answered), ramp tenant only");
-            closedLoop("warm-up", options.warmupConcurrency, options.warmupSeconds);
-        }
+        System.out.println("== warm-up and plateau: closed loop (each connection sends its next placement when the"
+            + " last is answered), ramp tenant only");
+        warmUp();
         double plateau = options.plateau > 0 ? options.plateau : measurePlateau();
         List<Phase> phases = phases(plateau);
         Map<String, Double> before = scrape();
@@ -198,6 +196,24 @@ public final class Storm {
     }
 
     // ---------------------------------------------------------------- plateau (closed loop)
+
+    /**
+     * Closed-loop windows of 5 s until the JIT has done its work: at least {@code --warmup} seconds, then until two
+     * windows in a row are within 10 % of each other, at most {@code --warmup-max} seconds.
+     */
+    private void warmUp() throws InterruptedException {
+        double last = -1;
+        int elapsed = 0;
+        while (elapsed < options.warmupMaxSeconds) {
+            int window = Math.min(5, options.warmupMaxSeconds - elapsed);
+            double rate = closedLoop("warm-up", options.warmupConcurrency, window);
+            elapsed += window;
+            if (elapsed >= options.warmupSeconds && last > 0 && Math.abs(rate - last) <= 0.1 * Math.max(rate, last)) {
+                return;
+            }
+            last = rate;
+        }
+    }
 
     /** A short closed-loop ramp after the warm-up; the plateau is the best rate of orders placed per second. */
     private double measurePlateau() throws InterruptedException {
@@ -675,6 +691,10 @@ public final class Storm {
             return;
         }
         Phase phase = recovery.get();
+        if (steady.goodputMedian == 0 || steady.p99 < 0) {
+            System.out.println("  recovery: no reference (the steady phase had no goodput)");
+            return;
+        }
         double goodputFloor = 0.9 * steady.goodputMedian;
         double p99Ceiling = 1.5 * steady.p99;
         int back = -1;
@@ -1379,6 +1399,7 @@ public final class Storm {
         double plateau;
         double steadyShare = 1.0;
         int warmupSeconds = 20;
+        int warmupMaxSeconds = 90;
         int warmupConcurrency = 32;
         int rampSeconds = 5;
         int[] rampConcurrency = {16, 64, 256};
@@ -1423,6 +1444,7 @@ public final class Storm {
                     case "plateau" -> o.plateau = Double.parseDouble(value);
                     case "steady-share" -> o.steadyShare = Double.parseDouble(value);
                     case "warmup" -> o.warmupSeconds = Integer.parseInt(value);
+                    case "warmup-max" -> o.warmupMaxSeconds = Integer.parseInt(value);
                     case "warmup-connections" -> o.warmupConcurrency = Integer.parseInt(value);
                     case "ramp-step" -> o.rampSeconds = Integer.parseInt(value);
                     case "ramp-connections" -> o.rampConcurrency = Arrays.stream(value.split(","))

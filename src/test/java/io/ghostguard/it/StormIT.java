@@ -75,7 +75,7 @@ class StormIT {
 
         List<String> output = storm(pem, List.of("--base=" + service.uri(), "--redis=127.0.0.1:" + redis.port(),
             "--key=" + pem, "--issuer=" + Tokens.ISSUER, "--tenants=" + TENANTS, "--principals=16",
-            "--warmup=6", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=4", "--timeout-ms=1000",
+            "--warmup=5", "--warmup-max=10", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=4", "--timeout-ms=1000",
             "--intent-deadline-ms=6000", "--max-inflight=3000", "--settle-seconds=30"));
 
         Map<String, Long> result = result(output);
