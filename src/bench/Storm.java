@@ -506,7 +506,7 @@ public final class Storm {
             workers.execute(() -> settleOne(intent, settlement, deadline));
         }
         workers.shutdown();
-        if (!workers.awaitTermination(options.settleSeconds + 60L, TimeUnit.SECONDS)) {
+        if (!workers.awaitTermination(options.settleSeconds + 15L, TimeUnit.SECONDS)) {
             workers.shutdownNow();
         }
         settlement.seconds = (System.nanoTime() - started) / 1e9;

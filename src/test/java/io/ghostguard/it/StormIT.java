@@ -76,7 +76,7 @@ class StormIT {
         List<String> output = storm(pem, List.of("--base=" + service.uri(), "--redis=127.0.0.1:" + redis.port(),
             "--key=" + pem, "--issuer=" + Tokens.ISSUER, "--tenants=" + TENANTS, "--principals=16",
             "--warmup=5", "--warmup-max=10", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=4", "--timeout-ms=1000",
-            "--intent-deadline-ms=6000", "--max-inflight=3000", "--settle-seconds=30"));
+            "--intent-deadline-ms=6000", "--max-inflight=3000", "--settle-seconds=20"));
 
         Map<String, Long> result = result(output);
         List<String> notAllowed = new ArrayList<>();
@@ -105,7 +105,7 @@ class StormIT {
         long unsettled = result.get("unsettled");
         assertTrue(indexed >= placed && indexed <= placed + unsettled, "orders in Redis: " + indexed
             + ", intents answered 2xx: " + placed + ", unsettled: " + unsettled);
-        assertEquals(0, unsettled, "intents without their order 30 s after the storm (the service did not recover)");
+        assertEquals(0, unsettled, "intents without their order 20 s after the storm (the service did not recover)");
     }
 
     /** Runs the harness with this JDK's source launcher (bounded to three minutes) and returns what it printed. */
