@@ -47,7 +47,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -61,8 +60,8 @@ import java.util.regex.Pattern;
  * per intent answered 2xx, never two.
  *
  * <p>Run with the JDK's source launcher (JDK 17, nothing else on the class path); src/bench/storm.sh starts the
- * packaged service and redis-server on loopback and runs it: {@code java src/bench/Storm.java --base URL
- * --management URL --redis HOST:PORT --key PKCS8.pem --issuer ISSUER [options]}. Every option is listed in
+ * packaged service and redis-server on loopback and runs it: {@code java src/bench/Storm.java --base=URL
+ * --management=URL --redis=HOST:PORT --key=PKCS8.pem --issuer=ISSUER [--option=value...]}. Every option is listed in
  * {@link Options}; docs/load.md says how to read the output. Exit status 0 when nothing was placed twice, Redis
  * holds one order per intent answered 2xx, every intent was settled and every answer was one the contract allows
  * (2xx, 409/429 with Retry-After, 503 overloaded with Retry-After); timing targets are printed, never enforced.
@@ -347,12 +346,13 @@ public final class Storm {
         synchronized (intents) {
             intents.add(intent);
         }
+        // Counted open here, on the clock's thread, so the drain never sees zero while a launch is still queued.
+        openCopies.addAndGet(copies);
         return intent;
     }
 
     private void begin(Intent intent) {
         for (int c = 0; c < intent.copies; c++) {
-            openCopies.incrementAndGet();
             send(intent, new Copy());
         }
     }
@@ -610,9 +610,10 @@ public final class Storm {
             - settlement.foundLater.sum(), gaveUp.sum(), harnessErrors.sum());
         System.out.printf(Locale.ROOT, "== settle: the %d intents sent more than once or never answered 2xx, sent again with"
             + " their key and body (64 at a time, %.0f s): %d same order, %d ANOTHER order, %d found placed (replay), %d"
-            + " placed now, %d refused, %d unsettled%n", settlement.intents, settlement.seconds, settlement.same.sum(),
-            settlement.changed.sum(), settlement.foundLater.sum(), settlement.placedLater.sum(), settlement.refused.sum(),
-            settlement.unsettled.sum());
+            + " placed now, %d refused, %d unsettled (%d sends retried after a timeout or a failed connection)%n",
+            settlement.intents, settlement.seconds, settlement.same.sum(), settlement.changed.sum(),
+            settlement.foundLater.sum(), settlement.placedLater.sum(), settlement.refused.sum(),
+            settlement.unsettled.sum(), settlement.transportRetries.sum());
 
         printMetrics(before, after);
 
@@ -925,8 +926,8 @@ public final class Storm {
     /**
      * A lean HTTP/1.1 client for the placements: one selector thread, keep-alive connections, one exchange per
      * connection at a time (no pipelining), each with a deadline; an exchange past its deadline closes its connection,
-     * as a client that gives up does. It costs the 2-core machine a fraction of the JDK client's CPU per request, so
-     * the service under test keeps the CPU the storm is about. Answers are handed to an executor.
+     * as a client that gives up does. It is here rather than the JDK's client because it spends less CPU per request,
+     * and the harness shares the machine's cores with the service under test. Answers are handed to an executor.
      */
     private static final class Wire {
         private static final byte[] HEADER_END = {'\r', '\n', '\r', '\n'};
