@@ -65,6 +65,22 @@ class IdentityCacheHttpTest {
     }
 
     @Test
+    void refusalsDecidedAfterVerificationHoldForCachedIdentities() {
+        // The cache holds what OIDC verified; the service's own checks run on every request's identity.
+        String withoutSub = Tokens.token().subject(null).sign();
+        String withoutTenant = Tokens.token().subject(unique("no-tenant")).tenant(null).sign();
+        String sku = unique("after");
+        Lookups before = Lookups.now();
+        for (int i = 0; i < 2; i++) {
+            unauthorized(withoutSub, sku);
+            as(withoutTenant).get(INVENTORY + sku).then().statusCode(403)
+                .contentType("application/problem+json").body("type", endsWith("/tenant-missing"));
+        }
+        assertEquals(new Lookups(before.hits() + 2, before.misses() + 2), Lookups.now(),
+            "both verified once, then served from the cache, and refused every time");
+    }
+
+    @Test
     void anExpiredTokenIsRefusedThoughItsEarlierUseWasCached() throws InterruptedException {
         String token = Tokens.token().subject(unique("short")).expiresIn(4).sign();
         long exp = claim(token, "exp") * 1000;
