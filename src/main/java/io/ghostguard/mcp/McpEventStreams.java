@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * this instance (the only session state an instance holds).
  */
 @ApplicationScoped
+@io.quarkus.runtime.Startup
 public class McpEventStreams {
 
     /** The stream's media type. */
