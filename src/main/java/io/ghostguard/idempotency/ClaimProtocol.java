@@ -32,10 +32,15 @@ public class ClaimProtocol {
     private static final long FIRST_POLL_MILLIS = 25;
     private static final long LONGEST_POLL_MILLIS = 200;
 
+    /** The most keys remembered as claimed here; beyond it, ended leases are dropped (and new claims not noted). */
+    private static final int CLAIMS_REMEMBERED = 100_000;
+
     private final ClaimStore store;
     private final Vertx vertx;
     /** The shared look in progress per storage key (see {@link Watch}). */
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
+    /** Keys a request of this instance claimed, with when the claim's lease ends (nanoTime). */
+    private final Map<String, Long> claimed = new ConcurrentHashMap<>();
 
     public ClaimProtocol(ClaimStore store, Vertx vertx) {
         this.store = store;
@@ -85,56 +90,70 @@ public class ClaimProtocol {
      * {@code budget} (null: none).
      *
      * <p>The rate is counted once per request, by its own first step; the shared looks count nothing, so however
-     * many duplicates wait, each is counted exactly once, as a request that came.
+     * many duplicates wait, each is counted exactly once, as a request that came. One exception: a first step that
+     * could not even get a connection of this instance's pool in time ({@link StoreBusyException}) reached nothing
+     * and counted nothing; when this instance knows the key is held by a twin (duplicates wait on it here, or a
+     * request here claimed it within its lease), that request waits for the twin like any duplicate, uncounted, but
+     * may only be answered from what the twin left (its replay, 409 or 422), never execute. Without such a twin the
+     * busy pool is answered as a failure to reach the store: nothing was executed.
      */
     public Uni<Begun> begin(String storageKey, String fingerprint, Duration lease, Duration inFlightWait,
                             KeyBudget budget, RateCheck rate) {
         Claim claim = new Claim(storageKey, IdempotencyRecord.pending(ownerToken(), fingerprint));
-        long deadline = System.nanoTime() + inFlightWait.toNanos();
+        Wait wait = new Wait(claim, lease, System.nanoTime() + inFlightWait.toNanos(), budget, true);
         return store.claim(storageKey, claim.pending(), lease, budget, rate)
             .onFailure(StoreUnavailableException.class).invoke(() -> releaseInBackground(claim, lease))
-            .flatMap(first -> decided(claim, first, lease, deadline, budget, FIRST_POLL_MILLIS)
-                .map(decision -> new Begun(decision, first.rate())));
+            .flatMap(first -> decided(wait, first, FIRST_POLL_MILLIS).map(decision -> new Begun(decision,
+                first.rate())))
+            .onFailure(busy -> busy instanceof StoreBusyException && twinKnownHere(storageKey))
+            .recoverWithUni(() -> waited(new Wait(claim, lease, wait.deadline(), budget, false), claim.pending(), 0,
+                FIRST_POLL_MILLIS).map(decision -> new Begun(decision, null)));
+    }
+
+    /**
+     * One request's wait: its claim (the pending record it claims with), the lease, when its in-flight wait ends,
+     * its new-key budget, and whether its own first step was counted (only a counted request may execute).
+     */
+    private record Wait(Claim claim, Duration lease, long deadline, KeyBudget budget, boolean counted) {
     }
 
     /** Decides on one look at the key: the request's own first one, or one it shared (see {@link Watch}). */
-    private Uni<Decision> decided(Claim claim, ClaimStore.Looked looked, Duration lease, long deadline,
-                                  KeyBudget budget, long pollMillis) {
+    private Uni<Decision> decided(Wait wait, ClaimStore.Looked looked, long pollMillis) {
         switch (looked.found()) {
             case CLAIMED:
-                return Uni.createFrom().item(new Decision.Execute(claim));
+                claimedHere(wait.claim().storageKey(), wait.lease());
+                return Uni.createFrom().item(new Decision.Execute(wait.claim()));
             case LIMITED:
                 return Uni.createFrom().item(new Decision.Limited());
             case OVER_BUDGET:
                 return Uni.createFrom().item(new Decision.OverBudget(looked.budgetWaitMillis()));
             default:
-                return waited(claim, looked.held().orElseThrow(), looked.acknowledged(), lease, deadline, budget,
-                    pollMillis);
+                return waited(wait, looked.held().orElseThrow(), looked.acknowledged(), pollMillis);
         }
     }
 
-    private Uni<Decision> waited(Claim claim, IdempotencyRecord held, int acknowledged, Duration lease, long deadline,
-                                 KeyBudget budget, long pollMillis) {
-        if (!claim.pending().fingerprint().equals(held.fingerprint())) {
+    private Uni<Decision> waited(Wait wait, IdempotencyRecord held, int acknowledged, long pollMillis) {
+        if (!wait.claim().pending().fingerprint().equals(held.fingerprint())) {
             return Uni.createFrom().item(new Decision.Reused());
         }
         if (held.completed()) {
             return Uni.createFrom().item(new Decision.Replay(held, acknowledged));
         }
-        long left = deadline - System.nanoTime();
+        long left = wait.deadline() - System.nanoTime();
         if (left <= 0) {
             return Uni.createFrom().item(new Decision.InProgress());
         }
         long pause = Math.min(pollMillis, Math.max(1, left / 1_000_000));
         long next = Math.min(pollMillis * 2, LONGEST_POLL_MILLIS);
-        return shared(claim, lease, budget, pause, left).flatMap(seen -> {
+        return shared(wait, pause, left).flatMap(seen -> {
             if (seen.adopted() != null) {
+                claimedHere(seen.adopted().storageKey(), wait.lease());
                 return Uni.createFrom().item(new Decision.Execute(seen.adopted()));
             }
             if (seen.looked() == null) {
-                return waited(claim, held, acknowledged, lease, deadline, budget, next);
+                return waited(wait, held, acknowledged, next);
             }
-            return decided(claim, seen.looked(), lease, deadline, budget, next);
+            return decided(wait, seen.looked(), next);
         });
     }
 
@@ -147,11 +166,12 @@ public class ClaimProtocol {
     }
 
     /**
-     * Joins the look at {@code claim}'s key that the duplicates waiting on this instance share (starting it, after
+     * Joins the look at the waiter's key that the duplicates waiting on this instance share (starting it, after
      * {@code pauseMillis}, when none is under way), for at most {@code leftNanos}: the wait runs out on its own
      * timer, as no news, whenever the look answers. The answer comes back on the waiter's own Vert.x context.
      */
-    private Uni<Seen> shared(Claim claim, Duration lease, KeyBudget budget, long pauseMillis, long leftNanos) {
+    private Uni<Seen> shared(Wait wait, long pauseMillis, long leftNanos) {
+        Claim claim = wait.claim();
         return Uni.createFrom().emitter(emitter -> {
             Context context = Vertx.currentContext();
             AtomicBoolean settled = new AtomicBoolean();
@@ -165,7 +185,7 @@ public class ClaimProtocol {
                     return; // gave up already: it neither adopts nor answers
                 }
                 vertx.cancelTimer(timer);
-                Runnable answer = answer(emitter, watch, claim, looked, failure);
+                Runnable answer = answer(emitter, watch, wait, looked, failure);
                 if (context == null) {
                     answer.run();
                 } else {
@@ -173,15 +193,15 @@ public class ClaimProtocol {
                 }
             };
             while (!watches.computeIfAbsent(claim.storageKey(), key -> new Watch(
-                new Claim(key, IdempotencyRecord.pending(ownerToken(), claim.pending().fingerprint())), lease, budget,
-                pauseMillis)).join(waiter)) {
+                new Claim(key, IdempotencyRecord.pending(ownerToken(), claim.pending().fingerprint())), wait.lease(),
+                wait.budget(), pauseMillis)).join(waiter)) {
                 Thread.onSpinWait(); // that look was just answered: join the next one
             }
         });
     }
 
     /** Decides, synchronously, what a shared look means to one waiter (adopting its claim at most once). */
-    private static Runnable answer(UniEmitter<? super Seen> emitter, Watch watch, Claim claim,
+    private static Runnable answer(UniEmitter<? super Seen> emitter, Watch watch, Wait wait,
                                    ClaimStore.Looked looked, Throwable failure) {
         if (failure instanceof StoreBusyException) {
             // The look only waited too long for a connection of this instance's pool: no news, not a store failure.
@@ -193,13 +213,31 @@ public class ClaimProtocol {
         if (looked.found() != ClaimStore.Found.CLAIMED) {
             return () -> emitter.complete(new Seen(looked, null));
         }
-        if (watch.claim.pending().fingerprint().equals(claim.pending().fingerprint()) && watch.adopt()) {
+        if (wait.counted() && watch.claim.pending().fingerprint().equals(wait.claim().pending().fingerprint())
+            && watch.adopt()) {
             return () -> emitter.complete(new Seen(null, watch.claim));
         }
-        // Another waiter here took the key for the same request: it runs, and this one waits for it.
+        // Another waiter here took the key for the same request (or may): it runs, and this one waits for it.
         ClaimStore.Looked running = new ClaimStore.Looked(ClaimStore.Found.EXISTING,
             Optional.of(watch.claim.pending()), null, 0, looked.acknowledged());
         return () -> emitter.complete(new Seen(running, null));
+    }
+
+    /** Remembers that a request here claimed {@code key}, until its lease ends (see {@link #twinKnownHere}). */
+    private void claimedHere(String key, Duration lease) {
+        long now = System.nanoTime();
+        if (claimed.size() >= CLAIMS_REMEMBERED) {
+            claimed.values().removeIf(until -> until - now < 0);
+        }
+        if (claimed.size() < CLAIMS_REMEMBERED) {
+            claimed.put(key, now + lease.toNanos());
+        }
+    }
+
+    /** Whether this instance knows a twin of {@code key}: duplicates waiting on it, or a claim here in its lease. */
+    private boolean twinKnownHere(String key) {
+        Long until = claimed.get(key);
+        return watches.containsKey(key) || until != null && until - System.nanoTime() > 0;
     }
 
     /** One waiter of a shared look; called once, synchronously, when the look is answered. */

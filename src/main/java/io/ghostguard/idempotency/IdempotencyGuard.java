@@ -11,6 +11,7 @@ import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
+import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.Access;
 import io.ghostguard.tenant.Keyspace;
@@ -78,8 +79,8 @@ public class IdempotencyGuard {
         return protocol.begin(access.actor().tenant().key(Keyspace.IDEMPOTENCY, hash), call.fingerprint(),
                 endpoint.lease(), endpoint.inFlightWait(), budget, limiter.check(access, Policy.WRITES))
             .map(begun -> decided(access, endpoint, hash, call.fingerprint(), begun))
-            .onFailure(StoreUnavailableException.class).recoverWithItem(() -> storeFailed(endpoint, hash,
-                call.fingerprint()));
+            .onFailure(StoreUnavailableException.class).recoverWithItem(failure -> storeFailed(endpoint, hash,
+                call.fingerprint(), failure instanceof StoreBusyException));
     }
 
     private GuardDecision decided(Access access, EndpointPolicy endpoint, String hash, String fingerprint,
@@ -126,7 +127,7 @@ public class IdempotencyGuard {
             rate);
     }
 
-    private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint) {
+    private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint, boolean busy) {
         limiter.failedOpen(Policy.WRITES);
         if (endpoint.onStoreFailure() == StoreFailureMode.FAIL_OPEN) {
             metrics.decided(endpoint.route(), IdempotencyOutcome.FAIL_OPEN);
@@ -137,8 +138,10 @@ public class IdempotencyGuard {
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
         return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
-            ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "Duplicate protection is unavailable, so nothing was "
-                + "executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
+            ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, busy ? "This instance could not reach the idempotency store in "
+                + "time (too many calls were waiting for it), so nothing was executed; retry with the same "
+                + "idempotency key." : "Duplicate protection is unavailable, so nothing was executed; retry with the "
+                + "same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
     }
 
     /** Whether an answer is final, so stored and replayed: a 2xx, or a business refusal reached by the effect. */

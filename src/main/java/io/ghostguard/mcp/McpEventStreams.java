@@ -27,9 +27,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * its newest stream. A session has at most one stream: a newer GET takes over and the older stream ends (at once
  * on the same instance, at its next beat on another), and a stream ends when its session is closed or idles out
  * (its beats do not keep the session alive), when its client goes away, or when the instance begins to stop (it
- * then opens none: 503, and the client reconnects to another instance). So the streams
- * of a principal are bounded by its sessions. Gauge {@code mcp_sessions_open}: the sessions with a stream open on
- * this instance (the only session state an instance holds).
+ * then opens none: 503, and the client reconnects to another instance). So the streams of a principal are bounded
+ * by its sessions. Gauge {@code mcp_sessions_open}: the sessions with a stream open on this instance (the only
+ * session state an instance holds).
  */
 @ApplicationScoped
 @io.quarkus.runtime.Startup
@@ -65,6 +65,10 @@ public class McpEventStreams {
         // Ended, failed or closed by the client: Vert.x Web calls the end handlers in each case.
         context.addEndHandler(ignored -> stream.stop());
         response.write(": stream open\n\n");
+        if (stopping) {
+            // The instance began to stop while this stream's session was being checked.
+            stream.end();
+        }
     }
 
     /** Ends the session's stream on this instance, if it has one here (the session was closed). */

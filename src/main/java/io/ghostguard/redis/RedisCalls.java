@@ -96,18 +96,21 @@ public class RedisCalls {
     private <T> Uni<T> within(String operation, Uni<T> call, Duration deadline) {
         return Uni.createFrom().emitter(emitter -> {
             AtomicBoolean settled = new AtomicBoolean();
+            AtomicLong timer = new AtomicLong(-1);
             Context context = vertx.getOrCreateContext();
             call.subscribe().with(item -> {
                 answers.incrementAndGet();
                 if (settled.compareAndSet(false, true)) {
+                    vertx.cancelTimer(timer.get());
                     emitter.complete(item);
                 }
             }, failure -> {
                 if (settled.compareAndSet(false, true)) {
+                    vertx.cancelTimer(timer.get());
                     emitter.fail(failure);
                 }
             });
-            expireAfter(context, deadline.toMillis(), true, () -> {
+            expireAfter(context, deadline.toMillis(), true, settled, timer, () -> {
                 if (settled.compareAndSet(false, true)) {
                     emitter.fail(new StoreUnavailableException(operation, null));
                 }
@@ -115,17 +118,26 @@ public class RedisCalls {
         });
     }
 
-    /** Runs {@code expire} on {@code context} after {@code millis}, lengthened once by a timer's lateness. */
-    private void expireAfter(Context context, long millis, boolean mayExtend, Runnable expire) {
+    /**
+     * Runs {@code expire} on {@code context} after {@code millis}, lengthened once by a timer's lateness; arms nothing
+     * once {@code settled}, and keeps the armed timer's id in {@code timer} so that an answer can cancel it.
+     */
+    private void expireAfter(Context context, long millis, boolean mayExtend, AtomicBoolean settled, AtomicLong timer,
+                             Runnable expire) {
         long armed = System.nanoTime();
-        context.runOnContext(armedHere -> vertx.setTimer(Math.max(1, millis), id -> {
-            long late = (System.nanoTime() - armed) / 1_000_000 - millis;
-            if (mayExtend && late > STALL_MILLIS) {
-                expireAfter(context, late, false, expire);
-            } else {
-                context.runOnContext(ignored -> expire.run());
+        context.runOnContext(armedHere -> {
+            if (settled.get()) {
+                return;
             }
-        }));
+            timer.set(vertx.setTimer(Math.max(1, millis), id -> {
+                long late = (System.nanoTime() - armed) / 1_000_000 - millis;
+                if (mayExtend && late > STALL_MILLIS) {
+                    expireAfter(context, late, false, settled, timer, expire);
+                } else {
+                    context.runOnContext(ignored -> expire.run());
+                }
+            }));
+        });
     }
 
     /**
@@ -158,7 +170,7 @@ public class RedisCalls {
                                  AtomicBoolean settled, UniEmitter<? super RedisConnection> emitter) {
         long stepStarted = System.nanoTime();
         long step = Math.min(timeout.toMillis(), poolWait.toMillis() - (stepStarted - started) / 1_000_000);
-        expireAfter(context, step, true, () -> {
+        expireAfter(context, step, true, settled, new AtomicLong(-1), () -> {
             if (settled.get()) {
                 return;
             }
