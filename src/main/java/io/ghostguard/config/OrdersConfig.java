@@ -160,13 +160,13 @@ public interface OrdersConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** The limit before any latency was measured; default 256 requests in flight. */
-        @WithDefault("256")
+        /** The limit before any latency was measured; default 64 requests in flight. */
+        @WithDefault("64")
         @Positive(message = AT_LEAST_ONE)
         int initialLimit();
 
-        /** The lowest the limit goes however slow requests get; default 32. */
-        @WithDefault("32")
+        /** The lowest the limit goes however slow requests get; default 16. */
+        @WithDefault("16")
         @Positive(message = AT_LEAST_ONE)
         int minLimit();
 

@@ -14,7 +14,9 @@ import io.ghostguard.problem.Refusal;
 import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.Access;
+import io.ghostguard.telemetry.MetricNames;
 import io.ghostguard.tenant.Keyspace;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ghostguard.limits.Limits;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,9 +39,11 @@ public class IdempotencyGuard {
     private final IdempotencyMetrics metrics;
     private final RateLimiter limiter;
     private final OrdersConfig config;
+    private final MeterRegistry registry;
 
     public IdempotencyGuard(ClaimProtocol protocol, IdempotencyMetrics metrics, RateLimiter limiter,
-                            OrdersConfig config) {
+                            OrdersConfig config, MeterRegistry registry) {
+        this.registry = registry;
         this.protocol = protocol;
         this.metrics = metrics;
         this.limiter = limiter;
@@ -79,8 +83,9 @@ public class IdempotencyGuard {
         return protocol.begin(access.actor().tenant().key(Keyspace.IDEMPOTENCY, hash), call.fingerprint(),
                 endpoint.lease(), endpoint.inFlightWait(), budget, limiter.check(access, Policy.WRITES))
             .map(begun -> decided(access, endpoint, hash, call.fingerprint(), begun))
+            .onFailure(StoreBusyException.class).recoverWithItem(() -> overloaded(access, endpoint))
             .onFailure(StoreUnavailableException.class).recoverWithItem(failure -> storeFailed(endpoint, hash,
-                call.fingerprint(), failure instanceof StoreBusyException));
+                call.fingerprint(), false));
     }
 
     private GuardDecision decided(Access access, EndpointPolicy endpoint, String hash, String fingerprint,
@@ -125,6 +130,19 @@ public class IdempotencyGuard {
         metrics.decided(route, IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
         return new GuardDecision.Refused(IdempotencyOutcome.KEY_BUDGET_EXCEEDED, limiter.overBudget(wait, access),
             rate);
+    }
+
+    /**
+     * This instance could not get a connection to the store in time while the store kept answering others: local
+     * overload, not a store failure (SPEC 12). Nothing was sent or executed: 503 {@code overloaded} with Retry-After,
+     * counted as a shed of the caller's type, so neither the store-error alerts nor the availability SLI see it.
+     */
+    private GuardDecision overloaded(Access access, EndpointPolicy endpoint) {
+        metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
+        registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, access.label().label()).increment();
+        return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
+            ProblemType.OVERLOADED, "This instance has more calls waiting for its store than it can serve in time, so "
+                + "nothing was executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
     }
 
     private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint, boolean busy) {

@@ -19,6 +19,7 @@ import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimiter;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
+import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
@@ -212,6 +213,8 @@ public class ToolGate {
         if (refusal.retryAfterSeconds() > 0) {
             meta.put(ToolMeta.RETRY_AFTER, refusal.retryAfterSeconds());
         }
+        ProblemType.of(refusal.problem()).filter(ProblemType.OWN_OUTCOMES::contains)
+            .ifPresent(type -> meta.put(ToolMeta.SHED, type.slug()));
         return new ToolResponse(true, List.of(new TextContent(write(refusal.problem()))), null, meta);
     }
 

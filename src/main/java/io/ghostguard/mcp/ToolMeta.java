@@ -15,6 +15,8 @@ final class ToolMeta {
     static final MetaKey STATUS = MetaKey.from("io.ghostguard/status");
     /** Result metadata: seconds to wait before retrying a refused call. */
     static final MetaKey RETRY_AFTER = MetaKey.from("io.ghostguard/retryAfter");
+    /** The problem type of a refusal that is an outcome of its own (shed or braked), never a failure. */
+    static final MetaKey SHED = MetaKey.from("io.ghostguard/shed");
     /** Result metadata: the RateLimit state, as REST's {@code RateLimit} header. */
     static final MetaKey RATE_LIMIT = MetaKey.from("io.ghostguard/rateLimit");
 
@@ -36,7 +38,7 @@ final class ToolMeta {
     static McpTelemetry.Outcome outcome(ToolResponse response) {
         if (response.isError()) {
             return response._meta().get(STATUS) instanceof Integer status && status >= 500
-                ? McpTelemetry.Outcome.FAILED : McpTelemetry.Outcome.REFUSED;
+                && !response._meta().containsKey(SHED) ? McpTelemetry.Outcome.FAILED : McpTelemetry.Outcome.REFUSED;
         }
         return Boolean.TRUE.equals(response._meta().get(REPLAYED)) ? McpTelemetry.Outcome.REPLAYED
             : McpTelemetry.Outcome.OK;

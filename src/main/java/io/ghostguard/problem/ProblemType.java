@@ -62,6 +62,12 @@ public enum ProblemType {
     /** Anything unexpected; the response carries an incident id that the logs carry too. */
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 
+    /**
+     * Refusals that are outcomes of their own (SPEC 12, 13): a shed of an overloaded instance and a brake; 503s that
+     * are never failures of the availability SLI.
+     */
+    public static final Set<ProblemType> OWN_OUTCOMES = EnumSet.of(OVERLOADED, BRAKED);
+
     /** Business refusals: final outcomes the handler reached, stored for replay like a success. */
     public static final Set<ProblemType> BUSINESS_REFUSALS = EnumSet.of(PAYMENT_DECLINED, INSUFFICIENT_STOCK,
         CURRENCY_MISMATCH);

@@ -105,7 +105,8 @@ class StormIT {
         long unsettled = result.get("unsettled");
         assertTrue(indexed >= placed && indexed <= placed + unsettled, "orders in Redis: " + indexed
             + ", intents answered 2xx: " + placed + ", unsettled: " + unsettled);
-        assertEquals(0, unsettled, "intents without their order 20 s after the storm (the service did not recover)");
+        // Recovery in time is a figure of the harness (docs/load.md), not asserted here: CI checks the invariants
+        // only (no duplicate, no 5xx but sheds, Redis true to the answers), as the storm issue asks.
     }
 
     /** Runs the harness with this JDK's source launcher (bounded to three minutes) and returns what it printed. */
