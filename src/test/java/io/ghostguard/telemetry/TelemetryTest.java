@@ -192,9 +192,11 @@ class TelemetryTest {
             .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
         SpanData server = null;
         for (int i = 0; i < 100 && server == null; i++) {
+            // This request's own span (another test's span may still be exported after the reset).
             server = spans.getFinishedSpanItems().stream()
                 .filter(span -> span.getKind() == SpanKind.SERVER && "POST".equals(
-                    span.getAttributes().get(AttributeKey.stringKey("http.request.method"))))
+                    span.getAttributes().get(AttributeKey.stringKey("http.request.method")))
+                    && id.equals(span.getAttributes().get(AttributeKey.stringKey("order.id"))))
                 .findFirst().orElse(null);
             if (server == null) {
                 Thread.sleep(50);
