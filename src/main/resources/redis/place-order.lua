@@ -23,7 +23,7 @@
 -- A natural key is bound to what first used it: the same key with another digest changes nothing and says so.
 -- Returns {'created', orderJson, orderId} | {'existing', orderJson (false when gone), orderId} | {'insufficient', sku, requested, available}
 --       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
---       | {'spend-cap', ms until the spend window ends}
+--       | {'spend-cap', ms until the spend window ends} | {'spend-cap-never', the order's total}
 
 -- A natural key's value is "<orderId>\n<digest>"; returns the order id and whether the digest matches.
 local function bound(key, digest)
@@ -78,6 +78,8 @@ end
 -- The spend cap counts what was charged in the current window, atomically with the charge itself: the charge is
 -- added first and taken back when it goes over the cap (the usual placement: two calls on the counter); a counter
 -- without a clock (the charge opened the window, or anything else left it without one) gets the window's.
+-- An order whose total alone is over the cap can never be placed under it, in any window: said so, no retry time.
+if ARGV[10] ~= '' and total > tonumber(ARGV[10]) then return {'spend-cap-never', tostring(total)} end
 if ARGV[10] ~= '' then
   local spent = redis.call('INCRBY', KEYS[8], total)
   local left = redis.call('PTTL', KEYS[8])

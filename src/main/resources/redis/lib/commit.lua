@@ -8,7 +8,8 @@
 -- CA[1] the caller's pending record  CA[2] retention ms
 -- CA[3] outcome answered as created, CA[4] the head of its completed record
 -- CA[5] outcome answered as found,   CA[6] the head of its completed record
--- CA[7] '1' when both heads end in a Location prefix that the domain reply's third element completes
+-- CA[7] the index of the domain reply's element that completes both heads (their Location's prefix and the id, or
+--       'etag:' and the version), '0' for none
 -- An answered outcome's reply is {outcome, response body, id, ...}.
 -- Returns {'lost'} when the claim is not the caller's any more (nothing applied, nothing written), else
 -- {state, domain reply...}. state: 'stored' (the completed record is written) or 'open' (another outcome: the claim
@@ -21,7 +22,8 @@ local function committed(CK, CA, K, A)
   local state = 'open'
   if head and reply[2] then
     local location = ''
-    if CA[7] == '1' then location = reply[3] end
+    local completes = tonumber(CA[7])
+    if completes > 0 then location = tostring(reply[completes]) end
     redis.call('SET', CK[1], head .. location .. '\n' .. reply[2], 'PX', CA[2])
     state = 'stored'
   end

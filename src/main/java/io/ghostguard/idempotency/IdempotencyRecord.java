@@ -12,6 +12,11 @@ public record IdempotencyRecord(boolean completed, String owner, String fingerpr
                                 String location, String body) {
 
     private static final char SEPARATOR = '\n';
+    /**
+     * The prefix of a completed record's location field that holds the answer's strong entity tag instead of a
+     * {@code Location} (an answer never has both): {@code etag:<version>}.
+     */
+    public static final String ENTITY_TAG = "etag:";
 
     /** A pending claim. */
     public static IdempotencyRecord pending(String owner, String fingerprint) {
@@ -39,6 +44,16 @@ public record IdempotencyRecord(boolean completed, String owner, String fingerpr
      */
     public static String completedHead(String fingerprint, int status, String contentType, String locationPrefix) {
         return "D" + SEPARATOR + fingerprint + SEPARATOR + status + SEPARATOR + contentType + SEPARATOR + locationPrefix;
+    }
+
+    /** The answer's strong entity tag (its value, unquoted), when the record keeps one. */
+    public String entityTag() {
+        return location != null && location.startsWith(ENTITY_TAG) ? location.substring(ENTITY_TAG.length()) : null;
+    }
+
+    /** The answer's {@code Location}, when it has one. */
+    public String locationHeader() {
+        return location != null && !location.startsWith(ENTITY_TAG) ? location : null;
     }
 
     /** Reads the stored form. */

@@ -12,6 +12,10 @@ public record Ticket(EndpointPolicy endpoint, ClaimProtocol.Claim claim, Operati
 
     /** The content type of the answers an effect script stores. */
     public static final String JSON = "application/json";
+    /** Where a created resource's id is in an effect's reply ({outcome, body, id, ...}). */
+    private static final int ID_IN_REPLY = 3;
+    /** Where the changed record's version is in an adjustment's reply ({outcome, body, available, ..., version}). */
+    private static final int VERSION_IN_REPLY = 6;
 
     /** Whether a claim protects the call (false: executed without duplicate protection, fail-open). */
     public boolean claimed() {
@@ -24,14 +28,26 @@ public record Ticket(EndpointPolicy endpoint, ClaimProtocol.Claim claim, Operati
      * nothing is claimed or the endpoint does not commit in its effect.
      */
     public ScriptCommit commit(String locationPrefix) {
+        return commit(locationPrefix == null ? "" : locationPrefix, locationPrefix == null ? 0 : ID_IN_REPLY);
+    }
+
+    /**
+     * The commit of an answer that carries the version of what it changed as its strong {@code ETag}: the stored
+     * record keeps it ({@link IdempotencyRecord#ENTITY_TAG}), so a replay repeats it; the effect's reply names the
+     * version as its sixth element.
+     */
+    public ScriptCommit commitTagged() {
+        return commit(IdempotencyRecord.ENTITY_TAG, VERSION_IN_REPLY);
+    }
+
+    private ScriptCommit commit(String prefix, int completedByReply) {
         if (claim == null || !endpoint.commitsInEffect()) {
             return null;
         }
         String fingerprint = claim.pending().fingerprint();
-        String prefix = locationPrefix == null ? "" : locationPrefix;
         return new ScriptCommit(claim.storageKey(), claim.pending().encode(), endpoint.retention().toMillis(),
             IdempotencyRecord.completedHead(fingerprint, 201, JSON, prefix),
             IdempotencyRecord.completedHead(fingerprint, 200, JSON, prefix),
-            locationPrefix != null, operationKey.key(), fingerprint);
+            completedByReply, operationKey.key(), fingerprint);
     }
 }

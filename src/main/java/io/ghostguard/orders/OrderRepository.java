@@ -88,6 +88,7 @@ public class OrderRepository {
         }
 
         /** The charge would exceed the spend cap; nothing was written. */
+        /** (-1: never, the order's total alone is over the cap.) */
         record SpendCapReached(long untilWindowEndsMillis) implements Outcome {
         }
 
@@ -212,6 +213,7 @@ public class OrderRepository {
             case "operation-reused" -> new Outcome.OperationReused();
             case "reference-conflict" -> new Outcome.ReferenceConflict();
             case "spend-cap" -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
+            case "spend-cap-never" -> new Outcome.SpendCapReached(-1);
             default -> throw new IllegalStateException("unexpected place-order reply");
         };
     }

@@ -92,7 +92,8 @@ public class OrderService implements OrderPlacement {
             return new LeaseLostException("place-order");
         }
         if (outcome instanceof OrderRepository.Outcome.SpendCapReached capped) {
-            return new SpendCapExceededException(Duration.ofMillis(capped.untilWindowEndsMillis()));
+            return new SpendCapExceededException(capped.untilWindowEndsMillis() < 0 ? null
+                : Duration.ofMillis(capped.untilWindowEndsMillis()));
         }
         OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
         return new CurrencyMismatchException(other.sku(), other.currency());

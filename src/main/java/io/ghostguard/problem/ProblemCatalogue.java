@@ -83,6 +83,11 @@ public class ProblemCatalogue {
                     + " would go below zero.")
             .with("sku", e.sku()).with("available", e.available())));
         on(SpendCapExceededException.class, e -> {
+            if (e.never()) {
+                return Refusal.of(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order's total alone is over the "
+                    + "caller's spend cap for a whole window, so it can never be placed as it is; nothing was charged. "
+                    + "Do not retry it: place a smaller order, or have the cap raised.").with("retryable", false));
+            }
             long seconds = Math.max(1, (e.untilWindowEnds().toMillis() + 999) / 1000);
             return Refusal.retryAfter(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order would take the "
                 + "caller's spending over its cap for the current window; nothing was charged. Retry after "

@@ -14,12 +14,13 @@ import java.util.List;
  * @param retentionMillis how long the completed record is kept
  * @param createdHead the completed record of a created answer up to its body (or its Location's prefix)
  * @param foundHead the same for a found answer
- * @param locationFromReply whether both heads end in a Location prefix completed by the reply's id
+ * @param completedByReply the index (from 1, as Lua counts) of the effect reply's element that completes both heads
+ *     (the id after a Location prefix, the version after an entity-tag prefix), 0 for none
  * @param naturalKey the call's scoped key hash, which names an effect's natural key (for example an adjustment's)
  * @param requestDigest the request's fingerprint, which binds that natural key to the request
  */
 public record ScriptCommit(String key, String pending, long retentionMillis, String createdHead, String foundHead,
-                           boolean locationFromReply, String naturalKey, String requestDigest) {
+                           int completedByReply, String naturalKey, String requestDigest) {
 
     /** What the script did with the answer. */
     public enum State {
@@ -62,7 +63,7 @@ public record ScriptCommit(String key, String pending, long retentionMillis, Str
         all.add(createdHead);
         all.add(foundOutcome);
         all.add(foundHead);
-        all.add(locationFromReply ? "1" : "0");
+        all.add(Integer.toString(completedByReply));
         all.addAll(effectArgs);
         return all;
     }

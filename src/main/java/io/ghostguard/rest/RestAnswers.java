@@ -7,6 +7,7 @@ import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.Refusal;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
@@ -47,8 +48,11 @@ final class RestAnswers {
             .header(IdempotencyKey.REPLAYED_HEADER, "true")
             .type(record.contentType())
             .entity(record.body() == null ? new byte[0] : record.body().getBytes(StandardCharsets.UTF_8));
-        if (record.location() != null) {
-            replay.header(HttpHeaders.LOCATION, record.location());
+        if (record.locationHeader() != null) {
+            replay.header(HttpHeaders.LOCATION, record.locationHeader());
+        }
+        if (record.entityTag() != null) {
+            replay.tag(new EntityTag(record.entityTag()));
         }
         return replay.build();
     }

@@ -112,6 +112,44 @@ class BrakesTest {
             value(metrics(), "brakes_active", "kind", "principal"));
     }
 
+    private static io.restassured.specification.RequestSpecification mcp(String token, String session) {
+        io.restassured.specification.RequestSpecification request = as(token).contentType("application/json")
+            .accept("application/json, text/event-stream");
+        return session == null ? request : request.header("Mcp-Session-Id", session);
+    }
+
+    private static Response tool(String token, String session, String name, String arguments) {
+        return mcp(token, session).body("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+            + "\"name\":\"" + name + "\",\"arguments\":" + arguments + "}}").post("/mcp");
+    }
+
+    /** The same brake holds on MCP: a braked write tool is refused before the session's step or the gate runs. */
+    @Test
+    void aBrakeHoldsOnMcpToo() {
+        String sku = unique("mcpbrake");
+        stock(sku, 10, 100);
+        String sub = unique("mcp-agent");
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String session = mcp(agent, null).body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+            + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\","
+            + "\"version\":\"1\"}}}").post("/mcp").then().statusCode(200).extract().header("Mcp-Session-Id");
+        String place = "{\"customerId\":\"c\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],\"currency\":"
+            + "\"EUR\",\"paymentToken\":\"tok_ok\",\"idempotencyKey\":\"" + unique("k") + "\"}";
+        String scope = "principal:default:" + sub;
+        brake(scope, "writes", null).then().statusCode(200);
+        try {
+            tool(agent, session, "place_order", place).then().statusCode(503)
+                .contentType("application/problem+json").body("type", endsWith("/braked"))
+                .body("scope", org.hamcrest.Matchers.equalTo("principal"));
+            tool(agent, session, "check_stock", "{\"sku\":\"" + sku + "\"}").then().statusCode(200);
+            assertEquals(10, available(sku), "the braked tool call changed nothing");
+        } finally {
+            lift(scope).then().statusCode(204);
+        }
+        tool(agent, session, "place_order", place).then().statusCode(200);
+        assertEquals(9, available(sku));
+    }
+
     @Test
     void braking_everyAgentLeavesPeopleAlone_andABrakeWithAnExpirySaysWhenAndEnds() throws InterruptedException {
         String sku = unique("types");

@@ -102,11 +102,19 @@ class VersionedInventoryTest {
         put().body(stock(10)).put(INVENTORY + sku).then().statusCode(200);
         String key = unique("key");
         Map<String, Object> removeThree = Map.of("delta", -3, "reason", "breakage");
-        withKey(key).body(removeThree).post(INVENTORY + sku + "/adjustments").then().statusCode(200)
-            .body("available", equalTo(7)).header("Idempotent-Replayed", nullValue());
-        withKey(key).body(removeThree).post(INVENTORY + sku + "/adjustments").then().statusCode(200)
-            .body("available", equalTo(7)).header("Idempotent-Replayed", "true");
-        assertEquals(7, available(sku), "a retried adjustment is applied once");
+        io.restassured.response.Response first = withKey(key).body(removeThree).post(INVENTORY + sku + "/adjustments");
+        first.then().statusCode(200).body("available", equalTo(7)).header("Idempotent-Replayed", nullValue())
+            .header("ETag", org.hamcrest.Matchers.matchesPattern("\"[0-9]+\""));
+        // The record changes after the adjustment: a replay still carries the adjustment's own version.
+        String changed = put().body(stock(20)).header("If-Match", first.header("ETag")).put(INVENTORY + sku).then()
+            .statusCode(200).extract().header("ETag");
+        io.restassured.response.Response replay = withKey(key).body(removeThree)
+            .post(INVENTORY + sku + "/adjustments");
+        replay.then().statusCode(200).body("available", equalTo(7)).header("Idempotent-Replayed", "true");
+        assertEquals(first.header("ETag"), replay.header("ETag"), "a replay repeats the first answer's ETag");
+        assertEquals(first.header("Content-Type"), replay.header("Content-Type"), "and its Content-Type");
+        assertEquals(20, available(sku), "a retried adjustment is applied once");
+        put().body(stock(7)).header("If-Match", changed).put(INVENTORY + sku).then().statusCode(200);
 
         withKey(unique("key")).body(Map.of("delta", -8)).post(INVENTORY + sku + "/adjustments").then()
             .statusCode(409).body("type", endsWith("/insufficient-stock")).body("available", equalTo(7));

@@ -5,6 +5,7 @@ import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
 import io.ghostguard.idempotency.CurrentTicket;
 import io.ghostguard.idempotency.IdempotencyPolicy;
+import io.ghostguard.idempotency.Ticket;
 import io.ghostguard.inventory.InventoryService;
 import io.ghostguard.inventory.StockItem;
 import io.ghostguard.inventory.StockPrecondition;
@@ -137,7 +138,7 @@ public class InventoryResource {
         @Valid @NotNull AdjustStockRequest request) {
         return identities.current()
             .flatMap(actor -> inventory.adjust(actor.tenant(), sku, request.delta(),
-                CurrentTicket.get().map(ticket -> ticket.commit(null)).orElse(null)))
+                CurrentTicket.get().map(Ticket::commitTagged).orElse(null)))
             .map(InventoryResource::tagged);
     }
 
