@@ -264,7 +264,7 @@ PLACE_RPS=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -n 200000 -r 1000000000 -
   'orders:{t:bench}:all' 'orders:{t:bench}:customer:bench' 'seq:{t:bench}:orders' 'opkey:{t:bench}:__rand_int__' \
   'cref:{t:bench}:-' 'spend:{t:bench}:-' 'inv:{t:bench}:bench' \
   1 7 "P owner fp" 600000 created "D fp 201 application/json /api/v1/orders/" existing \
-  "D fp 200 application/json /api/v1/orders/" 1 \
+  "D fp 200 application/json /api/v1/orders/" 3 \
   'ord___rand_int__' bench EUR pay_bench '' 2026-12-01T00:00:00Z digest led_bench content '' 0 7776000000 1 \
   | awk -F'"' 'NR == 2 {print $4}')
 LIMIT=$(awk -v a="$CLAIM_RPS" -v b="$PLACE_RPS" 'BEGIN {printf "%.0f", 1 / (1 / a + 1 / b)}')

@@ -45,7 +45,7 @@ class RedisServerProcessTest {
                 "orders:{t:dev}:all", "orders:{t:dev}:customer:c1", "seq:{t:dev}:orders", "opkey:{t:dev}:k",
                 "cref:{t:dev}:-", "spend:{t:dev}:-", "inv:{t:dev}:mug",
                 "1", "7", pending, "600000", "created", "D\nfp\n201\napplication/json\n/api/v1/orders/", "existing",
-                "D\nfp\n200\napplication/json\n/api/v1/orders/", "1",
+                "D\nfp\n200\napplication/json\n/api/v1/orders/", "3",
                 "o1", "c1", "EUR", "pay_1", "", "2026-12-01T00:00:00Z", "digest", "led_1", "content", "", "0",
                 "7776000000", "2");
             assertTrue(reply.startsWith("stored\ncreated"), reply);
