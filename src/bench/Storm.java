@@ -1330,7 +1330,7 @@ public final class Storm {
         return header + "." + payload + "." + url.encodeToString(signature.sign());
     }
 
-    /** The private key of {@code openssl genpkey} (PKCS#8 PEM). */
+    /** The private key of {@code openssl genpkey} (PKCS#8 PEM), or its base64 without the armour. */
     private static PrivateKey privateKey(Path pem) throws IOException, GeneralSecurityException {
         String base64 = Files.readString(pem).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
         return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));

@@ -59,9 +59,9 @@ class StormIT {
     @Test
     void aStormPlacesNothingTwiceAndAnswersOnlyAsTheContractAllows() throws Exception {
         KeyPair keys = rsa();
-        Path pem = Files.createTempFile("storm-key", ".pem");
-        Files.writeString(pem, "-----BEGIN PRIVATE KEY-----\n"
-            + Base64.getMimeEncoder().encodeToString(keys.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
+        // The key pair of this run only, handed to the harness as base64 PKCS#8 in a temporary file.
+        Path pem = Files.createTempFile("storm-key", ".b64");
+        Files.writeString(pem, Base64.getMimeEncoder().encodeToString(keys.getPrivate().getEncoded()));
         redis = RedisServerProcess.startOnFreePort();
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("QUARKUS_OIDC_PUBLIC_KEY", Base64.getEncoder().encodeToString(keys.getPublic().getEncoded()));
