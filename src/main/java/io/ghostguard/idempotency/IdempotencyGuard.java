@@ -84,8 +84,8 @@ public class IdempotencyGuard {
                 endpoint.lease(), endpoint.inFlightWait(), budget, limiter.check(access, Policy.WRITES))
             .map(begun -> decided(access, endpoint, hash, call.fingerprint(), begun))
             .onFailure(StoreBusyException.class).recoverWithItem(() -> overloaded(access, endpoint))
-            .onFailure(StoreUnavailableException.class).recoverWithItem(failure -> storeFailed(endpoint, hash,
-                call.fingerprint(), false));
+            .onFailure(StoreUnavailableException.class).recoverWithItem(() -> storeFailed(endpoint, hash,
+                call.fingerprint()));
     }
 
     private GuardDecision decided(Access access, EndpointPolicy endpoint, String hash, String fingerprint,
@@ -145,7 +145,7 @@ public class IdempotencyGuard {
                 + "nothing was executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
     }
 
-    private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint, boolean busy) {
+    private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint) {
         limiter.failedOpen(Policy.WRITES);
         if (endpoint.onStoreFailure() == StoreFailureMode.FAIL_OPEN) {
             metrics.decided(endpoint.route(), IdempotencyOutcome.FAIL_OPEN);
@@ -156,10 +156,8 @@ public class IdempotencyGuard {
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
         return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
-            ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, busy ? "This instance could not reach the idempotency store in "
-                + "time (too many calls were waiting for it), so nothing was executed; retry with the same "
-                + "idempotency key." : "Duplicate protection is unavailable, so nothing was executed; retry with the "
-                + "same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
+            ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "Duplicate protection is unavailable, so nothing was executed; "
+                + "retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
     }
 
     /** Whether an answer is final, so stored and replayed: a 2xx, or a business refusal reached by the effect. */
