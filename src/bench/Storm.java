@@ -1398,7 +1398,7 @@ public final class Storm {
         int skus = 8;
         long stock = 1_000_000_000L;
         double plateau;
-        double steadyShare = 1.0;
+        double steadyShare = 0.5;
         int warmupSeconds = 20;
         int warmupMaxSeconds = 90;
         int warmupConcurrency = 32;
@@ -1411,7 +1411,7 @@ public final class Storm {
         long timeoutMs = 1000;
         int maxAttempts = 10;
         long intentDeadlineMs = 20_000;
-        long retryAfterCapMs = 2000;
+        long retryAfterCapMs = 60_000;
         long backoffBaseMs = 50;
         long backoffCapMs = 2000;
         double doubleShare = 0.05;

@@ -3,7 +3,7 @@ package io.ghostguard.admission;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.netflix.concurrency.limits.Limiter;
-import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limit.AIMDLimit;
 import com.netflix.concurrency.limits.limiter.AbstractPartitionedLimiter;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
@@ -14,6 +14,7 @@ import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
 import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.telemetry.ProcessingTime;
 import io.ghostguard.telemetry.RequestLabels;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,12 +28,15 @@ import jakarta.enterprise.event.Observes;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
  * Admission control before the gate (SPEC 12): every API request and every MCP message is admitted against an
- * adaptive concurrency limit of this instance (Netflix concurrency-limits' Gradient2, which follows the measured
- * latency of the requests it admitted: not a fixed number), or refused at once with 503 {@code overloaded} and
+ * adaptive concurrency limit of this instance (Netflix concurrency-limits' AIMD limit: it grows by one while the
+ * admitted requests finish within the latency objective and the limit is in use, and shrinks by the backoff ratio
+ * for every one that does not, or fails on the service's side: what the instance serves within its objective, not
+ * a fixed number), or refused at once with 503 {@code overloaded} and
  * Retry-After, before its body is read, its token verified or Redis called. So past saturation the instance answers
  * "come back later" cheaply instead of queueing everything until its deadlines turn into false store failures.
  *
@@ -52,7 +56,8 @@ public class AdmissionControl {
     private final String mcpPath;
     private final Limiter<Arrival> limiter;
     private final Cache<String, Boolean> admittedKeys;
-    private final long retryAfterSeconds;
+    private final RetryAfterAdvice retryAfter;
+    private final long objectiveNanos;
     private final Map<CallerType, Counter> shed = new EnumMap<>(CallerType.class);
 
     /** What the limiter decides on: the caller type's share, and whether the request retries an admitted key. */
@@ -63,7 +68,9 @@ public class AdmissionControl {
         OrdersConfig.AdmissionConfig admission = config.admission();
         this.writer = writer;
         this.mcpPath = config.caller().mcpPath();
-        this.retryAfterSeconds = admission.retryAfter().toSeconds();
+        this.retryAfter = new RetryAfterAdvice(admission.retryAfter().toSeconds(),
+            admission.maxRetryAfter().toSeconds());
+        this.objectiveNanos = admission.latencyObjective().toNanos();
         this.admittedKeys = Caffeine.newBuilder().maximumSize(admission.admittedKeys())
             .expireAfterWrite(admission.admittedKeyMemory()).build();
         this.limiter = admission.enabled() ? limiter(admission) : null;
@@ -83,8 +90,9 @@ public class AdmissionControl {
         }
         PartitionedBuilder builder = new PartitionedBuilder()
             .named("ghostguard-admission")
-            .limit(Gradient2Limit.newBuilder().initialLimit(admission.initialLimit()).minLimit(admission.minLimit())
-                .maxConcurrency(admission.maxLimit()).build())
+            .limit(AIMDLimit.newBuilder().initialLimit(admission.initialLimit()).minLimit(admission.minLimit())
+                .maxLimit(admission.maxLimit()).backoffRatio(admission.backoffRatio())
+                .timeout(admission.latencyObjective().toNanos(), TimeUnit.NANOSECONDS).build())
             .partitionResolver(arrival -> arrival.caller().label());
         double total = 0;
         for (Map.Entry<String, Double> share : admission.shares().entrySet()) {
@@ -129,28 +137,33 @@ public class AdmissionControl {
         if (admitted.isEmpty()) {
             RequestLabels.refine(caller);
             shed.get(caller.type()).increment();
+            long retryAfterSeconds = retryAfter.shed();
             context.response().putHeader("Retry-After", Long.toString(retryAfterSeconds));
             writer.end(context.response(), Problem.of(ProblemType.OVERLOADED, "This instance is at the most it can "
                 + "serve within its latency objective, so nothing was executed. Retry after " + retryAfterSeconds
                 + " s (with the same idempotency key for a write)."));
             return;
         }
+        retryAfter.admitted();
         if (key != null) {
             admittedKeys.put(key, Boolean.TRUE);
         }
         Limiter.Listener listener = admitted.get();
-        context.addEndHandler(ended -> settle(listener, ended.succeeded(), context.response().getStatusCode()));
+        long start = System.nanoTime();
+        context.addEndHandler(ended -> settle(listener, ended.succeeded(), context.response().getStatusCode(),
+            ProcessingTime.receivedAt(context).map(received -> received - start).orElse(0L)));
         context.next();
     }
 
     /**
-     * Feeds the limit: a request the service answered is a latency sample; one that failed on the service's side
-     * (5xx) says the instance is past its limit; one refused for what the client sent, or whose client left, says
-     * nothing of the instance's latency.
+     * Feeds the limit: a request the service answered is a latency sample (slower than the latency objective, it
+     * lowers the limit); one that failed on the service's side (5xx) says the instance is past its limit; one refused
+     * for what the client sent, whose client left, or whose body took longer than the objective to arrive (the
+     * client's pace, which no caller may use to steer the limit of others) says nothing of the instance's latency.
      */
-    private static void settle(Limiter.Listener listener, boolean answered, int status) {
+    private void settle(Limiter.Listener listener, boolean answered, int status, long uploadNanos) {
         if (!answered || status == 400 || status == 401 || status == 403 || status == 404 || status == 413
-            || status == 415) {
+            || status == 415 || uploadNanos > objectiveNanos) {
             listener.onIgnore();
         } else if (status >= 500) {
             listener.onDropped();

@@ -5,6 +5,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import io.smallrye.config.WithParentName;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
@@ -175,10 +177,35 @@ public interface OrdersConfig {
         @Positive(message = AT_LEAST_ONE)
         int maxLimit();
 
-        /** The Retry-After of a refused request; default 1 s. */
+        /**
+         * The time within which an admitted request should be answered (from its headers to its answer, its upload
+         * not counted): every one that takes longer shrinks the limit by {@code backoff-ratio}, every one within it
+         * grows the limit by one while at least half the limit is in use; default 100 ms, a third of the latency
+         * SLO's 300 ms, so that what waits before admission and after it still fits in the SLO.
+         */
+        @WithDefault("PT0.1S")
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration latencyObjective();
+
+        /** What the limit is multiplied by for each answer slower than the objective or failed; default 0.9. */
+        @WithDefault("0.9")
+        @DecimalMin(value = "0.5", message = "must be between 0.5 and 1")
+        @DecimalMax(value = "0.99", message = "must be between 0.5 and 1")
+        double backoffRatio();
+
+        /**
+         * The least Retry-After of a refused request; default 1 s. Under a storm it grows with the demand of the
+         * last second (requests arrived per request admitted) up to {@code max-retry-after}, and each answer is
+         * spread over up to half as much again, so refused clients do not all come back in the same second.
+         */
         @WithDefault("PT1S")
         @DurationMin(seconds = 1, message = "must be at least 1 s")
         Duration retryAfter();
+
+        /** The most Retry-After a refused request is told; default 10 s. */
+        @WithDefault("PT10S")
+        @DurationMin(seconds = 1, message = "must be at least 1 s")
+        Duration maxRetryAfter();
 
         /**
          * How long a key this instance admitted stays known, so that its retries (replays of a stored answer, or

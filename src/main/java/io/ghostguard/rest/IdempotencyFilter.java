@@ -12,7 +12,9 @@ import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.Ticket;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.security.CurrentAccess;
+import io.ghostguard.telemetry.ProcessingTime;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -50,7 +52,9 @@ public class IdempotencyFilter {
 
     /** Decides a state-changing request before its resource method runs; a null item lets it run. */
     @ServerRequestFilter(readBody = true, priority = Pipeline.FILTER_IDEMPOTENCY)
-    public Uni<Response> beforeResource(ContainerRequestContext request, ResourceInfo resource) {
+    public Uni<Response> beforeResource(ContainerRequestContext request, ResourceInfo resource,
+        RoutingContext routing) {
+        ProcessingTime.received(routing);
         Optional<EndpointPolicy> policy = guarded.of(request.getMethod(), resource.getResourceMethod());
         var access = CurrentAccess.get();
         if (policy.isEmpty() || access.isEmpty()) {

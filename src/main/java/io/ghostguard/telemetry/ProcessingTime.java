@@ -11,8 +11,9 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
  * The latency SLI's timer, {@code http_server_processing_seconds}: from the moment the request's body is in (the
@@ -53,7 +54,23 @@ public class ProcessingTime {
     /** The body is in: the service's own time starts now. */
     @ServerRequestFilter(readBody = true, priority = Pipeline.FILTER_BODY_RECEIVED)
     public void bodyReceived(RoutingContext context) {
-        context.put(RECEIVED, System.nanoTime());
+        received(context);
+    }
+
+    /**
+     * Marks the moment the body is in, once: called by every REST filter that reads the body, because RESTEasy
+     * Reactive does not run those in the order of their priorities (the idempotency filter, priority 1000, runs
+     * before this one, priority 1), and the time of the claim it makes is the service's, not the client's.
+     */
+    public static void received(RoutingContext context) {
+        if (context.get(RECEIVED) == null) {
+            context.put(RECEIVED, System.nanoTime());
+        }
+    }
+
+    /** When the request's body was in (System.nanoTime), for a request that went through the REST layer. */
+    public static Optional<Long> receivedAt(RoutingContext context) {
+        return Optional.ofNullable(context.get(RECEIVED));
     }
 
     private void record(RoutingContext context, io.vertx.core.Context labels, String route, long headers) {
