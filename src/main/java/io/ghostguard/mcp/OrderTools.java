@@ -9,6 +9,7 @@ import io.ghostguard.orders.OrderPlacement;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.orders.api.Cursors;
+import io.ghostguard.orders.api.PageSize;
 import io.ghostguard.orders.api.OrderResponse;
 import io.ghostguard.orders.api.PlaceOrderRequest;
 import io.ghostguard.security.Scopes;
@@ -98,7 +99,7 @@ public class OrderTools {
     Uni<ToolResponse> listOrders(RawMessage message) {
         return gate.read(LIST, Scopes.ORDERS_READ, message, ToolArguments.OrderList.class, (access, list) -> {
             Long before = cursors.before(access.actor().tenant(), list.customerId(), list.cursor());
-            int size = list.limit() == null ? config.paging().defaultLimit() : list.limit();
+            int size = PageSize.of(list.limit(), config.paging());
             return orders.list(access.actor().tenant(), list.customerId(), before, size)
                 .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
                     cursors.encode(access.actor().tenant(), list.customerId(), page.nextCursor())));

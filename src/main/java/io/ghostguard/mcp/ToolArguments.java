@@ -2,7 +2,6 @@ package io.ghostguard.mcp;
 
 import io.ghostguard.api.Patterns;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -29,7 +28,7 @@ final class ToolArguments {
     record OrderList(
         @Size(max = Patterns.IDENTIFIER_MAX)
         @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String customerId,
-        @Min(1) @Max(100) Integer limit,
+        @Min(1) Integer limit,
         @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
     }

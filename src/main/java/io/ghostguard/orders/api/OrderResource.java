@@ -9,8 +9,6 @@ import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.idempotency.CurrentTicket;
 import io.ghostguard.idempotency.IdempotencyPolicy;
 import io.ghostguard.idempotency.Ticket;
-import io.ghostguard.input.InvalidInputException;
-import io.ghostguard.input.Violation;
 import io.ghostguard.limits.RateLimiter;
 import io.ghostguard.orders.OrderPlacement;
 import io.ghostguard.orders.OrderService;
@@ -37,7 +35,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -53,7 +50,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Orders")
 public class OrderResource {
 
-    private static final String LIMIT_MESSAGE = "must be an integer from 1 to 100";
+    private static final String LIMIT_MESSAGE = "must be an integer from 1 to orders.paging.max-limit (100)";
 
     private final OrderService orders;
     private final OrderPlacement placement;
@@ -143,10 +140,7 @@ public class OrderResource {
         @QueryParam("cursor") @Size(max = 64)
             @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
-        int size = limit == null ? config.paging().defaultLimit() : Integer.parseInt(limit);
-        if (size < 1 || size > config.paging().maxLimit()) {
-            throw new InvalidInputException(List.of(new Violation("limit", LIMIT_MESSAGE, "Range")));
-        }
+        int size = PageSize.of(limit == null ? null : Integer.valueOf(limit), config.paging());
         return identities.current()
             .flatMap(actor -> orders.list(actor.tenant(), customerId, cursors.before(actor.tenant(), customerId,
                     cursor), size)
