@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * The limiter's state in Redis, shared by every instance: one GCRA script call per decision, for the requests
- * whose limit is not folded into another script (see {@link FoldedLimit}).
+ * whose limit is not counted inside another script (a guarded write's rate and new-key budget are counted by the
+ * claim script of {@link io.ghostguard.idempotency.IdempotencyGuard}, in the same round trip as its claim).
  */
 @ApplicationScoped
 public class RateLimitStore {
