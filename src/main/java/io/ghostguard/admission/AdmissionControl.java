@@ -92,7 +92,7 @@ public class AdmissionControl {
             .named("ghostguard-admission")
             .limit(AIMDLimit.newBuilder().initialLimit(admission.initialLimit()).minLimit(admission.minLimit())
                 .maxLimit(admission.maxLimit()).backoffRatio(admission.backoffRatio())
-                .timeout(admission.latencyObjective().toNanos(), TimeUnit.NANOSECONDS).build())
+                .timeout(1, TimeUnit.DAYS).build())
             .partitionResolver(arrival -> arrival.caller().label());
         double total = 0;
         for (Map.Entry<String, Double> share : admission.shares().entrySet()) {
@@ -151,21 +151,22 @@ public class AdmissionControl {
         Limiter.Listener listener = admitted.get();
         long start = System.nanoTime();
         context.addEndHandler(ended -> settle(listener, ended.succeeded(), context.response().getStatusCode(),
-            ProcessingTime.receivedAt(context).map(received -> received - start).orElse(0L)));
+            System.nanoTime() - start - ProcessingTime.uploadWait(context)));
         context.next();
     }
 
     /**
-     * Feeds the limit: a request the service answered is a latency sample (slower than the latency objective, it
-     * lowers the limit); one that failed on the service's side (5xx) says the instance is past its limit; one refused
-     * for what the client sent, whose client left, or whose body took longer than the objective to arrive (the
-     * client's pace, which no caller may use to steer the limit of others) says nothing of the instance's latency.
+     * Feeds the limit with the service's own time: from the headers to the answer, less the wait for the client's
+     * upload (its pace, which no caller may use to steer the limit of others). An answer within the objective lets
+     * the limit grow; one slower than it, or failed on the service's side (5xx), lowers it (the AIMD limit's own
+     * timeout is out of reach, so this is the only judge of slowness); one refused for what the client sent, or whose
+     * client left, says nothing of the instance.
      */
-    private void settle(Limiter.Listener listener, boolean answered, int status, long uploadNanos) {
+    private void settle(Limiter.Listener listener, boolean answered, int status, long serviceNanos) {
         if (!answered || status == 400 || status == 401 || status == 403 || status == 404 || status == 413
-            || status == 415 || uploadNanos > objectiveNanos) {
+            || status == 415) {
             listener.onIgnore();
-        } else if (status >= 500) {
+        } else if (status >= 500 || serviceNanos > objectiveNanos) {
             listener.onDropped();
         } else {
             listener.onSuccess();

@@ -10,9 +10,10 @@ import java.util.function.LongSupplier;
  * under a storm the refused far outnumber the admitted, so their retries alone keep the instance saturated (each
  * retry is refused again: retry amplification). The advice instead follows the demand of the last full second: at
  * least the configured minimum, times how many requests arrived per request admitted, at most the maximum; and it is
- * spread, each answer a random value between that and half as much again, so the returning clients arrive over an
- * interval instead of all at once. A cooperative client that honours it brings the offered load back towards what the
- * instance serves; one that does not is refused as cheaply as before.
+ * spread, each answer a random value between that and half as much again (at the maximum, between two thirds of it
+ * and it), so the returning clients arrive over an interval instead of all at once. A cooperative client that
+ * honours it brings the offered load back towards what the instance serves; one that does not is refused as cheaply
+ * as before.
  */
 final class RetryAfterAdvice {
 
@@ -50,17 +51,22 @@ final class RetryAfterAdvice {
         shed.increment();
         long advised = Math.min(maxSeconds, Math.max(minSeconds, Math.round(minSeconds * demand)));
         long spread = advised / 2 == 0 ? 0 : ThreadLocalRandom.current().nextLong(advised / 2 + 1);
-        return Math.min(maxSeconds, advised + spread);
+        if (advised + spread <= maxSeconds) {
+            return advised + spread;
+        }
+        // At the cap the spread goes below it, so a storm's refused clients still come back over an interval.
+        long below = maxSeconds / 3;
+        return maxSeconds - (below == 0 ? 0 : ThreadLocalRandom.current().nextLong(below + 1));
     }
 
     /** At a new second, the demand of the one before: arrivals per admitted request (1 while nothing is shed). */
     private void roll() {
         long now = (clock.getAsLong() - origin) / SECOND;
-        if (now == second) {
+        if (now <= second) {
             return;
         }
         synchronized (this) {
-            if (now == second) {
+            if (now <= second) {
                 return;
             }
             long in = admitted.sumThenReset();

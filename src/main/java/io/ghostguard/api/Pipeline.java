@@ -20,8 +20,8 @@ public final class Pipeline {
     /** Route handler: refuse oversized bodies before anyone reads them. */
     public static final int ROUTE_BODY_LIMIT = ROUTE_EARLY_LABELS + 2;
     /**
-     * Route handler: the latency SLI's timer of an API request, which ends when its answer is written; it starts when
-     * the body is in ({@link #FILTER_BODY_RECEIVED}), or here for a request answered before the REST layer.
+     * Route handler: the latency SLI's timer of an API request, from here to its answer written, less the wait for the
+     * client's upload ({@link #FILTER_BODY_READING} to {@link #FILTER_BODY_RECEIVED}, or the MCP layer's body read).
      */
     public static final int ROUTE_PROCESSING_TIME = ROUTE_EARLY_LABELS + 3;
     /** Route handler: refuse a request with more than one Authorization header before authentication. */
@@ -45,8 +45,8 @@ public final class Pipeline {
     public static final int FILTER_RESOURCE_METADATA = 75;
 
     /**
-     * REST request filter, the first: the body has been read (the filter asks for it), so the service's own part of
-     * the request starts here; what a trickled upload costs is the client's, not the latency SLI's.
+     * REST request filter that reads the body: the wait for the client's upload ends here (RESTEasy Reactive runs the
+     * body-reading filters after all others, whatever their priority); what a trickled upload costs is the client's.
      */
     public static final int FILTER_BODY_RECEIVED = 1;
     /** REST request filter: resolve the call's access once (actor, label, tier, scopes), label the server span. */
@@ -61,6 +61,12 @@ public final class Pipeline {
      * claim script (reads, PUT, POST endpoints without idempotency); the RateLimit headers of every answer.
      */
     public static final int FILTER_LIMITS = 20;
+    /**
+     * REST request filter, the last that does not need the body: RESTEasy Reactive runs every such filter before it
+     * reads the body, then the body-reading ones; from here until the body is in ({@link #FILTER_BODY_RECEIVED})
+     * the request waits for the client's upload, which is neither the latency SLI's time nor admission's sample.
+     */
+    public static final int FILTER_BODY_READING = 900;
     /** REST request filter (and its response filter): the gate's step 2 (limits and claim) and the completion. */
     public static final int FILTER_IDEMPOTENCY = 1000;
 

@@ -15,6 +15,7 @@ import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
+import io.ghostguard.telemetry.ProcessingTime;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import io.quarkiverse.mcp.server.runtime.ConnectionManager;
@@ -116,6 +117,11 @@ public class McpProtocol {
     }
 
     void install(@Observes Router router) {
+        // The body handler must come first on its route, so the wait for the body starts on the route just before.
+        router.route(path).order(Pipeline.ROUTE_MCP_PROTOCOL - 1).handler(context -> {
+            ProcessingTime.reading(context);
+            context.next();
+        });
         router.route(path).order(Pipeline.ROUTE_MCP_PROTOCOL)
             .handler(BodyHandler.create(false).setBodyLimit(bodyLimit))
             .handler(this::handle)
@@ -128,6 +134,7 @@ public class McpProtocol {
     }
 
     private void handle(RoutingContext context) {
+        ProcessingTime.received(context);
         Access access = context.get(ACCESS);
         if (access == null) {
             // The mcp permission resolves every caller; without it nothing here may run.

@@ -11,7 +11,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -29,6 +28,8 @@ public class ProcessingTime {
 
     /** Routing-context key of the moment the body was in. */
     private static final String RECEIVED = ProcessingTime.class.getName() + ".received";
+    /** Routing-context key of the moment a layer started waiting for the body. */
+    private static final String READING = ProcessingTime.class.getName() + ".reading";
 
     private final MeterRegistry registry;
     private final CallerClassifier classifier;
@@ -51,10 +52,21 @@ public class ProcessingTime {
         });
     }
 
-    /** The body is in: the service's own time starts now. */
+    /** The REST layer reads the body next: from now until it is in, the request waits for the client. */
+    @ServerRequestFilter(priority = Pipeline.FILTER_BODY_READING)
+    public void bodyReading(RoutingContext context) {
+        reading(context);
+    }
+
+    /** The body is in: the wait for the client's upload ends. */
     @ServerRequestFilter(readBody = true, priority = Pipeline.FILTER_BODY_RECEIVED)
     public void bodyReceived(RoutingContext context) {
         received(context);
+    }
+
+    /** Marks the moment a layer starts waiting for the request's body (REST, or the MCP protocol layer). */
+    public static void reading(RoutingContext context) {
+        context.put(READING, System.nanoTime());
     }
 
     /**
@@ -68,9 +80,14 @@ public class ProcessingTime {
         }
     }
 
-    /** When the request's body was in (System.nanoTime), for a request that went through the REST layer. */
-    public static Optional<Long> receivedAt(RoutingContext context) {
-        return Optional.ofNullable(context.get(RECEIVED));
+    /**
+     * How long the request waited for its body to arrive, in nanoseconds: the client's pace, which neither the
+     * latency SLI nor admission's latency sample counts; 0 when no layer waited for a body.
+     */
+    public static long uploadWait(RoutingContext context) {
+        Long reading = context.get(READING);
+        Long received = context.get(RECEIVED);
+        return reading == null || received == null ? 0 : Math.max(0, received - reading);
     }
 
     private void record(RoutingContext context, io.vertx.core.Context labels, String route, long headers) {
@@ -80,13 +97,12 @@ public class ProcessingTime {
             caller = classifier.classify(null, request.path(), request.getHeader(CallerClassifier.HEADER),
                 request.getHeader("User-Agent"));
         }
-        Long received = context.get(RECEIVED);
         Timer.builder(MetricNames.HTTP_SERVER_PROCESSING)
             .tag("uri", route)
             .tag("method", request.method().name())
             .tag("status", Integer.toString(context.response().getStatusCode()))
             .tag(MetricNames.CALLER_TYPE, caller.type().label())
             .register(registry)
-            .record(System.nanoTime() - (received == null ? headers : received), TimeUnit.NANOSECONDS);
+            .record(System.nanoTime() - headers - uploadWait(context), TimeUnit.NANOSECONDS);
     }
 }
