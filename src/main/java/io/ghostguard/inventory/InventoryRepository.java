@@ -1,6 +1,8 @@
 package io.ghostguard.inventory;
 
+import io.ghostguard.domain.Refused;
 import io.ghostguard.redis.LeaseLostException;
+import io.ghostguard.redis.EffectScript;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.ghostguard.redis.ScriptCommit;
@@ -25,11 +27,8 @@ import java.util.Set;
 public class InventoryRepository {
 
     private static final LuaScript SET = LuaScript.load("set-stock");
-    private static final LuaScript ADJUST = LuaScript.load("adjust-stock");
-    private static final LuaScript ADJUST_COMMITTING = LuaScript.committing("adjust-stock");
-    /** An adjustment creates nothing: no outcome of its script is answered as created. */
-    private static final String NO_CREATED_OUTCOME = "-";
-    private static final String ADJUST_OPERATION = "inventory-adjust";
+    /** An adjustment creates nothing: no outcome of its script is answered as created; "ok" is the found one. */
+    private static final EffectScript ADJUST = EffectScript.of("adjust-stock", "inventory-adjust", "-", "ok");
 
     private final ReactiveHashCommands<String, String, String> hashes;
     private final RedisCalls calls;
@@ -54,8 +53,8 @@ public class InventoryRepository {
             .map(reply -> switch (reply.get(0)) {
                 case "ok" -> new StockItem(item.sku(), item.available(), item.unitPrice(), item.currency(),
                     Long.parseLong(reply.get(1)));
-                case "precondition-required" -> throw new PreconditionRequiredException(item.sku());
-                default -> throw new StaleVersionException(item.sku());
+                case "precondition-required" -> throw Refused.preconditionRequired();
+                default -> throw Refused.staleVersion();
             });
     }
 
@@ -80,30 +79,16 @@ public class InventoryRepository {
      * a change that happened is never applied again by a retry, even after a timeout or a lost lease.
      */
     public Uni<StockItem> adjust(TenantId tenant, String sku, long delta, ScriptCommit commit) {
-        Uni<List<String>> call;
-        if (commit == null) {
-            call = ADJUST.run(calls, ADJUST_OPERATION, List.of(tenant.key(Keyspace.INVENTORY, sku)),
-                List.of(Long.toString(delta), sku, "", "0"));
-        } else {
-            List<String> keys = List.of(tenant.key(Keyspace.INVENTORY, sku),
-                tenant.key(Keyspace.ADJUSTMENT_KEY, commit.naturalKey()));
-            List<String> args = List.of(Long.toString(delta), sku, commit.requestDigest(),
-                Long.toString(commit.retentionMillis()));
-            call = ADJUST_COMMITTING.run(calls, ADJUST_OPERATION, commit, keys, args, NO_CREATED_OUTCOME, "ok", 0,
-                    Duration.ZERO)
-                .map(committed -> {
-                    if (committed.split().state() == ScriptCommit.State.LOST) {
-                        throw new LeaseLostException(ADJUST_OPERATION);
-                    }
-                    return committed.split().reply();
-                });
-        }
-        return call.map(reply -> switch (reply.get(0)) {
+        List<String> keys = commit == null ? List.of(tenant.key(Keyspace.INVENTORY, sku))
+            : List.of(tenant.key(Keyspace.INVENTORY, sku), tenant.key(Keyspace.ADJUSTMENT_KEY, commit.naturalKey()));
+        List<String> args = commit == null ? List.of(Long.toString(delta), sku, "", "0")
+            : List.of(Long.toString(delta), sku, commit.requestDigest(), Long.toString(commit.retentionMillis()));
+        return ADJUST.run(calls, commit, keys, args, 0, Duration.ZERO).map(reply -> switch (reply.get(0)) {
             case "ok" -> new StockItem(sku, Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3)), reply.get(4),
                 Long.parseLong(reply.get(5)));
-            case "missing" -> throw new SkuNotFoundException(sku);
-            case "reused" -> throw new AdjustmentKeyReusedException();
-            default -> throw new InsufficientStockForAdjustmentException(sku, delta, Long.parseLong(reply.get(1)));
+            case "missing" -> throw Refused.notFound();
+            case "reused" -> throw Refused.keyReused();
+            default -> throw Refused.belowZero(sku, delta, Long.parseLong(reply.get(1)));
         });
     }
 

@@ -1,5 +1,6 @@
 package io.ghostguard.inventory;
 
+import io.ghostguard.domain.Refused;
 import io.ghostguard.redis.ScriptCommit;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
@@ -15,15 +16,15 @@ public class InventoryService {
         this.repository = repository;
     }
 
-    /** The stock of one SKU; fails with {@link SkuNotFoundException} when the tenant has none. */
+    /** The stock of one SKU; fails with {@link Refused#notFound()} when the tenant has none. */
     public Uni<StockItem> stock(TenantId tenant, String sku) {
         return repository.find(tenant, sku)
-            .map(found -> found.orElseThrow(() -> new SkuNotFoundException(sku)));
+            .map(found -> found.orElseThrow(Refused::notFound));
     }
 
     /**
      * Sets quantity and price. Replacing an existing record needs the version the caller read
-     * ({@link PreconditionRequiredException}, {@link StaleVersionException}), so a stale retry cannot undo sales.
+     * ({@link Refused#preconditionRequired()}, {@link Refused#staleVersion()}), so a stale retry cannot undo sales.
      */
     public Uni<StockItem> setStock(TenantId tenant, StockItem item, StockPrecondition precondition) {
         return repository.setStock(tenant, item, precondition);

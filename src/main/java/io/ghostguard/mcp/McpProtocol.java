@@ -2,6 +2,7 @@ package io.ghostguard.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ghostguard.catalogue.ApiOperation;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.brakes.Brakes;
 import io.ghostguard.config.OrdersConfig;
@@ -185,7 +186,7 @@ public class McpProtocol {
         }
         McpMessage message = ((McpMessages.Valid) checked).message();
         String tool = message.ownTool();
-        Refusal braked = brakes.check(access, tool != null && OrderTools.WRITES.contains(tool));
+        Refusal braked = brakes.check(access, ApiOperation.ofTool(tool).map(ApiOperation::changesState).orElse(false));
         if (braked != null) {
             // SPEC 13: with identity, before the session's rate step, any claim or effect; answered like REST.
             if (tool != null) {

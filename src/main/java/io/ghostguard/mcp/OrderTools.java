@@ -1,30 +1,27 @@
 package io.ghostguard.mcp;
 
+import io.ghostguard.api.Answer;
 import io.ghostguard.api.PageResponse;
-import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.inventory.InventoryService;
-import io.ghostguard.inventory.api.StockResponse;
-import io.ghostguard.limits.RateLimiter;
-import io.ghostguard.orders.OrderPlacement;
-import io.ghostguard.orders.OrderService;
-import io.ghostguard.orders.PlaceOrderCommand;
-import io.ghostguard.orders.api.Cursors;
-import io.ghostguard.orders.api.PageSize;
-import io.ghostguard.orders.api.OrderResponse;
-import io.ghostguard.orders.api.PlaceOrderRequest;
-import io.ghostguard.security.Scopes;
+import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.inventory.app.InventoryApplication;
+import io.ghostguard.inventory.app.StockResponse;
+import io.ghostguard.orders.app.OrderApplication;
+import io.ghostguard.orders.app.OrderResponse;
+import io.ghostguard.orders.app.PlaceOrderRequest;
 import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The order domain as MCP tools (SPEC 10): each tool is its annotation (name, description, honest hints,
- * schemas) and one call of {@link ToolGate}, which applies the same access, limits, idempotency and problems
- * as REST; the effect is the same use case a REST resource calls. Results carry the REST JSON as structured
- * content.
+ * The order and stock operations as MCP tools (SPEC 10): each tool is its annotation (name, description, honest
+ * hints, schemas) and one call of {@link ToolGate} with its {@link ApiOperation} entry, which applies the same
+ * access, scope, limits, idempotency and problems as REST; the effect is the same application service call a REST
+ * resource makes, so its answer is the same JSON.
  */
 @Singleton
 public class OrderTools {
@@ -34,28 +31,18 @@ public class OrderTools {
     static final String LIST = "list_orders";
     static final String CANCEL = "cancel_order";
     static final String STOCK = "check_stock";
-    /** Every tool of this surface: the closed set of {@code tool} label values. */
-    public static final Set<String> NAMES = Set.of(PLACE, GET, LIST, CANCEL, STOCK);
-    /** The tools that change state (a brake in mode {@code writes} stops these). */
-    static final Set<String> WRITES = Set.of(PLACE, CANCEL);
+    /** Every tool of this surface, as the catalogue names them: the closed set of {@code tool} label values. */
+    public static final Set<String> NAMES = Arrays.stream(ApiOperation.values())
+        .flatMap(operation -> operation.tool().stream()).collect(Collectors.toUnmodifiableSet());
 
     private final ToolGate gate;
-    private final OrdersConfig config;
-    private final OrderService orders;
-    private final OrderPlacement placement;
-    private final InventoryService inventory;
-    private final RateLimiter limiter;
-    private final Cursors cursors;
+    private final OrderApplication orders;
+    private final InventoryApplication inventory;
 
-    public OrderTools(ToolGate gate, OrdersConfig config, OrderService orders, OrderPlacement placement,
-                      InventoryService inventory, RateLimiter limiter, Cursors cursors) {
-        this.cursors = cursors;
+    public OrderTools(ToolGate gate, OrderApplication orders, InventoryApplication inventory) {
         this.gate = gate;
-        this.config = config;
         this.orders = orders;
-        this.placement = placement;
         this.inventory = inventory;
-        this.limiter = limiter;
     }
 
     @Tool(name = PLACE, title = "Place an order",
@@ -70,11 +57,7 @@ public class OrderTools {
         inputSchema = @Tool.InputSchema(generator = ToolSchemas.Inputs.class),
         outputSchema = @Tool.OutputSchema(from = OrderResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> placeOrder(RawMessage message) {
-        return gate.write(PLACE, "place-order", true, Scopes.ORDERS_WRITE, message, PlaceOrderRequest.class,
-            (access, request, ticket) -> placement.place(new PlaceOrderCommand(access.actor().tenant(),
-                    request.toCommand(), ticket == null ? null : ticket.operationKey(), limiter.spendLimit(access),
-                    ticket == null ? null : ticket.commit(null)))
-                .map(placed -> new ToolGate.Answer(placed.created() ? 201 : 200, OrderResponse.from(placed.order()))));
+        return gate.write(ApiOperation.PLACE_ORDER, message, PlaceOrderRequest.class, orders::place);
     }
 
     @Tool(name = GET, title = "Get an order",
@@ -85,8 +68,8 @@ public class OrderTools {
         inputSchema = @Tool.InputSchema(generator = ToolSchemas.Inputs.class),
         outputSchema = @Tool.OutputSchema(from = OrderResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> getOrder(RawMessage message) {
-        return gate.read(GET, Scopes.ORDERS_READ, message, ToolArguments.OneOrder.class,
-            (access, one) -> orders.order(access.actor().tenant(), one.orderId()).map(OrderResponse::from));
+        return gate.read(ApiOperation.GET_ORDER, message, ToolArguments.OneOrder.class,
+            (access, one) -> orders.order(access, one.orderId()).map(Answer::ok));
     }
 
     @Tool(name = LIST, title = "List orders",
@@ -97,13 +80,8 @@ public class OrderTools {
         inputSchema = @Tool.InputSchema(generator = ToolSchemas.Inputs.class),
         outputSchema = @Tool.OutputSchema(from = PageResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> listOrders(RawMessage message) {
-        return gate.read(LIST, Scopes.ORDERS_READ, message, ToolArguments.OrderList.class, (access, list) -> {
-            Long before = cursors.before(access.actor().tenant(), list.customerId(), list.cursor());
-            int size = PageSize.of(list.limit(), config.paging());
-            return orders.list(access.actor().tenant(), list.customerId(), before, size)
-                .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
-                    cursors.encode(access.actor().tenant(), list.customerId(), page.nextCursor())));
-        });
+        return gate.read(ApiOperation.LIST_ORDERS, message, ToolArguments.OrderList.class,
+            (access, list) -> orders.list(access, list.customerId(), list.limit(), list.cursor()).map(Answer::ok));
     }
 
     @Tool(name = CANCEL, title = "Cancel an order",
@@ -115,9 +93,8 @@ public class OrderTools {
         inputSchema = @Tool.InputSchema(generator = ToolSchemas.Inputs.class),
         outputSchema = @Tool.OutputSchema(from = OrderResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> cancelOrder(RawMessage message) {
-        return gate.write(CANCEL, "cancel-order", false, Scopes.ORDERS_WRITE, message, ToolArguments.OneOrder.class,
-            (access, one, ticket) -> orders.cancel(access.actor().tenant(), one.orderId())
-                .map(order -> new ToolGate.Answer(200, OrderResponse.from(order))));
+        return gate.write(ApiOperation.CANCEL_ORDER, message, ToolArguments.OneOrder.class,
+            (access, ticket, one) -> orders.cancel(access, one.orderId()).map(Answer::ok));
     }
 
     @Tool(name = STOCK, title = "Check stock",
@@ -128,7 +105,7 @@ public class OrderTools {
         inputSchema = @Tool.InputSchema(generator = ToolSchemas.Inputs.class),
         outputSchema = @Tool.OutputSchema(from = StockResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> checkStock(RawMessage message) {
-        return gate.read(STOCK, Scopes.ORDERS_READ, message, ToolArguments.Stock.class,
-            (access, stock) -> inventory.stock(access.actor().tenant(), stock.sku()).map(StockResponse::from));
+        return gate.read(ApiOperation.GET_STOCK, message, ToolArguments.Stock.class,
+            (access, stock) -> inventory.stock(access, stock.sku()));
     }
 }

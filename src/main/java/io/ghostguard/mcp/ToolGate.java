@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ghostguard.api.Answer;
 import io.ghostguard.caller.CallerType;
+import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.catalogue.OperationPolicies;
 import io.ghostguard.idempotency.EndpointPolicy;
 import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.GuardDecision;
@@ -23,7 +26,6 @@ import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
-import io.ghostguard.security.CurrentAccess;
 import io.ghostguard.security.Surface;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
@@ -35,6 +37,7 @@ import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +60,8 @@ public class ToolGate {
     static final String KEY_ARGUMENT = "idempotencyKey";
     /** The method part of the idempotency scope of a tool call. */
     static final String CALL_METHOD = "CALL";
+    /** The route label of a tool call whose tool has no catalogue entry (never served: the extension refuses it). */
+    private static final String UNKNOWN = "unknown";
 
     private final CurrentIdentityAssociation identity;
     private final AccessResolver resolver;
@@ -67,10 +72,12 @@ public class ToolGate {
     private final McpTelemetry telemetry;
     private final ObjectMapper json;
     private final CurrentVertxRequest request;
+    private final OperationPolicies policies;
 
     public ToolGate(CurrentIdentityAssociation identity, AccessResolver resolver, RateLimiter limiter,
                     IdempotencyGuard guard, ProblemCatalogue problems, StrictArguments strict, McpTelemetry telemetry,
-                    ObjectMapper json, CurrentVertxRequest request) {
+                    ObjectMapper json, CurrentVertxRequest request, OperationPolicies policies) {
+        this.policies = policies;
         this.identity = identity;
         this.resolver = resolver;
         this.limiter = limiter;
@@ -82,52 +89,47 @@ public class ToolGate {
         this.request = request;
     }
 
-    /** A read tool's effect on its strictly read arguments: the JSON body of its answer. */
+    /** A read tool's effect on its strictly read arguments: an application service's answer. */
     interface Read<T> {
-        Uni<Object> run(Access access, T arguments);
+        Uni<Answer> run(Access access, T arguments);
     }
 
     /**
-     * A write tool's effect on its strictly read arguments, under the gate's ticket (null when the endpoint's
-     * idempotency is off): its status (REST semantics) and JSON body.
+     * A write tool's effect on its strictly read arguments, under the gate's ticket (null when the operation's
+     * idempotency is off): an application service's answer.
      */
     interface Write<T> {
-        Uni<Answer> run(Access access, T arguments, Ticket ticket);
-    }
-
-    /** What a write tool's effect answered. */
-    record Answer(int status, Object body) {
+        Uni<Answer> run(Access access, Ticket ticket, T arguments);
     }
 
     /**
      * A read tool: access, scope and the {@code reads} rate, then the effect. The protocol layer counted the call's
      * message against {@code reads} already ({@link McpProtocol}); that step is the call's rate step, not a second.
      */
-    <T> Uni<ToolResponse> read(String tool, String scope, RawMessage message, Class<T> shape, Read<T> effect) {
+    <T> Uni<ToolResponse> read(ApiOperation operation, RawMessage message, Class<T> shape, Read<T> effect) {
         McpProtocol.Counted counted = McpProtocol.counted(request.getCurrent());
-        return call(tool, scope, access -> reads(access, counted).flatMap(rate -> {
+        return call(operation, access -> reads(access, counted).flatMap(rate -> {
             if (rate != null && !rate.allowed()) {
                 return Uni.createFrom().item(error(limiter.refused(rate, access), rate));
             }
             return Uni.createFrom().deferred(() -> effect.run(access, strict.read(arguments(message), shape)))
-                .map(body -> answered(200, write(body), false, rate));
+                .map(answer -> result(answer, rate));
         }));
     }
 
     /**
      * A write tool: access, scope, the key argument, then the gate's step 2 (write rate, new-key budget and
-     * claim); only an {@code Execute} runs the effect, whose answer the guard stores or releases.
+     * claim) under the operation's policy, resolved at start; only an {@code Execute} runs the effect, whose
+     * answer the guard stores or releases.
      */
-    <T> Uni<ToolResponse> write(String tool, String policy, boolean commitsInEffect, String scope,
-                                RawMessage message, Class<T> shape, Write<T> effect) {
-        String route = "mcp/" + tool;
-        return call(tool, scope, access -> {
+    <T> Uni<ToolResponse> write(ApiOperation operation, RawMessage message, Class<T> shape, Write<T> effect) {
+        return call(operation, access -> {
             ObjectNode arguments = arguments(message);
             JsonNode key = arguments.remove(KEY_ARGUMENT);
             if (key != null && !key.isNull() && !key.isTextual()) {
                 throw new InvalidInputException(List.of(new Violation(KEY_ARGUMENT, "must be a string", "Type")));
             }
-            EndpointPolicy endpoint = guard.policy(policy, route, true, commitsInEffect);
+            EndpointPolicy endpoint = policies.mcp(operation).orElse(null);
             IdempotencyKey.Parsed parsed = IdempotencyKey.parse(key == null || key.isNull() ? null : key.textValue(),
                 null);
             if (endpoint == null) {
@@ -135,13 +137,14 @@ public class ToolGate {
                 T unguarded = strict.read(arguments, shape);
                 return limiter.acquire(access, Policy.WRITES).flatMap(rate -> rate != null && !rate.allowed()
                     ? Uni.createFrom().item(error(limiter.refused(rate, access), rate))
-                    : effect.run(access, unguarded, null).map(answer -> result(answer, rate)));
+                    : effect.run(access, null, unguarded).map(answer -> result(answer, rate)));
             }
             if (!(parsed instanceof IdempotencyKey.Parsed.Valid valid)) {
                 return Uni.createFrom().item(error(guard.refuseKey(endpoint, parsed), null));
             }
             T request = strict.read(arguments, shape);
-            String fingerprint = Fingerprint.of(CALL_METHOD, route, write(arguments).getBytes(StandardCharsets.UTF_8));
+            String fingerprint = Fingerprint.of(CALL_METHOD, endpoint.route(),
+                write(arguments).getBytes(StandardCharsets.UTF_8));
             return guard.admit(access, new IdempotencyGuard.GuardedCall(endpoint, CALL_METHOD, valid.key(),
                     fingerprint))
                 .flatMap(decision -> decided(decision, access, request, effect));
@@ -157,10 +160,10 @@ public class ToolGate {
         RateDecision rate = decision.rate();
         if (decision instanceof GuardDecision.Execute execute) {
             Ticket ticket = execute.ticket();
-            return Uni.createFrom().deferred(() -> effect.run(access, request, ticket))
+            return Uni.createFrom().deferred(() -> effect.run(access, ticket, request))
                 .onFailure().recoverWithItem(failure -> {
                     Refusal refusal = problems.refusalOf(failure);
-                    return new Answer(refusal.status(), refusal.problem());
+                    return new Answer(refusal.status(), refusal.problem(), null, null);
                 })
                 .flatMap(answer -> {
                     String body = write(answer.body());
@@ -176,17 +179,16 @@ public class ToolGate {
         return Uni.createFrom().item(error(((GuardDecision.Refusing) decision).refusal(), rate));
     }
 
-    /** Every call: the access on the call's own context (labels included), the scope, then the body. */
-    private Uni<ToolResponse> call(String tool, String scope, Function<Access, Uni<ToolResponse>> body) {
+    /** Every call: the access on the call's own context (labels included), the entry's scope, then the body. */
+    private Uni<ToolResponse> call(ApiOperation operation, Function<Access, Uni<ToolResponse>> body) {
+        String tool = operation.tool().orElse(UNKNOWN);
         Access[] resolved = {null};
-        return identity.getDeferredIdentity()
-            .flatMap(who -> {
-                Access access = resolver.resolve(who, Surface.MCP, null, null, null);
+        return access()
+            .flatMap(access -> {
                 resolved[0] = access;
-                CurrentAccess.set(access);
-                RequestLabels.remember(access.caller(), "mcp/" + tool);
+                RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
                 SpanAttributes.caller(access.caller(), access.actor().tenant().value());
-                if (!access.allows(scope)) {
+                if (!access.allows(operation.scope())) {
                     return Uni.createFrom().item(error(Refusal.of(ProblemCatalogue.missingScope()), null));
                 }
                 return Uni.createFrom().deferred(() -> body.apply(access));
@@ -194,6 +196,17 @@ public class ToolGate {
             .onFailure().recoverWithItem(failure -> error(problems.refusalOf(failure), null))
             .invoke(response -> telemetry.called(tool, ToolMeta.outcome(response),
                 resolved[0] == null ? CallerType.MCP : resolved[0].label()));
+    }
+
+    /**
+     * The call's access: the one the session policy resolved for this message ({@link McpProtocol#ACCESS}), else
+     * (a call outside the protocol layer's request) resolved here from the identity.
+     */
+    private Uni<Access> access() {
+        RoutingContext context = request.getCurrent();
+        Access known = context == null ? null : context.get(McpProtocol.ACCESS);
+        return known != null ? Uni.createFrom().item(known)
+            : identity.getDeferredIdentity().map(who -> resolver.resolve(who, Surface.MCP, null, null, null));
     }
 
     private ToolResponse result(Answer answer, RateDecision rate) {

@@ -9,9 +9,8 @@ import io.smallrye.mutiny.Uni;
 public interface OrderPlacement {
 
     /**
-     * Places and pays an order; fails with the domain's refusals ({@link InsufficientStockException},
-     * {@link CurrencyMismatchException}, {@link OperationKeyReusedException},
-     * {@link ClientReferenceConflictException}, {@link SpendCapExceededException}, the provider's decline), or with
+     * Places and pays an order; fails with the domain's {@link io.ghostguard.domain.Refused refusals} (stock,
+     * currency, a natural key of another request, the spend cap, the provider's decline), or with
      * {@code LeaseLostException} when the execution's claim ran out before its script ran (nothing placed, its
      * authorisation voided).
      */

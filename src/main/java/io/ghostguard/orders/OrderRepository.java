@@ -1,12 +1,12 @@
 package io.ghostguard.orders;
 
+import io.ghostguard.domain.Refused;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.redis.EffectScript;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
-import io.ghostguard.redis.ScriptCommit;
-import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -41,11 +41,9 @@ public class OrderRepository {
     private static final String CUSTOMER = "customer:";
     private static final String NO_KEY = "-";
 
-    private static final LuaScript PLACE = LuaScript.load("place-order");
-    private static final LuaScript PLACE_COMMITTING = LuaScript.committing("place-order");
     private static final String CREATED = "created";
     private static final String EXISTING = "existing";
-    private static final String PLACE_OPERATION = "place-order";
+    private static final EffectScript PLACE = EffectScript.of("place-order", "place-order", CREATED, EXISTING);
     private static final LuaScript CANCEL = LuaScript.load("cancel-order");
     private static final LuaScript PAGE = LuaScript.load("page-orders");
 
@@ -71,40 +69,16 @@ public class OrderRepository {
         record Existing(String orderId, Order order) implements Outcome {
         }
 
-        /** A line is short of stock; nothing was written. */
-        record InsufficientStock(String sku, long requested, long available) implements Outcome {
+        /** A rule refused the order (stock, currency, a natural key of another request, the spend cap); nothing was written. */
+        record Refusal(Refused refused) implements Outcome {
         }
 
-        /** A line is priced in another currency; nothing was written. */
-        record OtherCurrency(String sku, String currency) implements Outcome {
-        }
-
-        /** The operation key names an order of another request; nothing was written. */
-        record OperationReused() implements Outcome {
-        }
-
-        /** The client reference names an order with other content; nothing was written. */
-        record ReferenceConflict() implements Outcome {
-        }
-
-        /** The charge would exceed the spend cap; nothing was written. */
-        /** (-1: never, the order's total alone is over the cap.) */
-        record SpendCapReached(long untilWindowEndsMillis) implements Outcome {
-        }
-
-        /** The caller's claim was gone when the script ran (its lease ran out): nothing was checked or written. */
-        record LeaseLost() implements Outcome {
-        }
     }
 
     /**
-     * Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once. With the
-     * command's commit, the script first checks that the caller still owns its claim ({@link Outcome.LeaseLost} when
-     * not: nothing placed), and stores the claimed answer of a created or found order (the order's record is its
-     * body) with the order. With {@code orders.redis.min-replica-acks}, WAIT runs in the same batch; a created
-     * order, or a found one whose answer this script stored, that too few replicas acknowledged fails the call like
-     * a store failure. A found order whose answer was not written here is answered as found on the primary: no write of
-     * this script vouches for it.
+     * Runs the placing script: stock check and decrement, order, indexes, natural keys and charge at once, under the
+     * gate's commit of the command when it has one and with the replica acknowledgement the configuration asks for
+     * ({@link EffectScript}: a lost claim fails with {@code LeaseLostException}, nothing placed).
      */
     public Uni<Outcome> place(PlaceOrderCommand command, String orderId, String paymentId, Instant createdAt) {
         TenantId tenant = command.tenant();
@@ -130,27 +104,9 @@ public class OrderRepository {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
         }
-        int replicas = config.redis().minReplicaAcks();
-        Duration ackTimeout = config.redis().replicaAckTimeout();
-        ScriptCommit commit = command.commit();
-        Uni<LuaScript.Committed> call = commit == null
-            ? PLACE.run(calls, PLACE_OPERATION, keys, args, replicas, ackTimeout).map(replied -> new LuaScript.Committed(
-                new ScriptCommit.Split(ScriptCommit.State.OPEN, replied.reply()), replied.acknowledged()))
-            : PLACE_COMMITTING.run(calls, PLACE_OPERATION, commit, keys, args, CREATED, EXISTING, replicas, ackTimeout);
-        return call.map(committed -> {
-            ScriptCommit.State state = committed.split().state();
-            if (state == ScriptCommit.State.LOST) {
-                // The script checked the claim first and ran nothing: no order, no stock, no charge.
-                return new Outcome.LeaseLost();
-            }
-            List<String> reply = committed.split().reply();
-            String kind = reply.get(0);
-            boolean vouched = CREATED.equals(kind) || EXISTING.equals(kind) && state == ScriptCommit.State.STORED;
-            if (replicas > 0 && vouched && committed.acknowledged() < replicas) {
-                throw new StoreUnavailableException("replica-wait", null);
-            }
-            return toOutcome(reply);
-        });
+        return PLACE.run(calls, command.commit(), keys, args, config.redis().minReplicaAcks(),
+                config.redis().replicaAckTimeout())
+            .map(this::toOutcome);
     }
 
     /** One order of the tenant, if it exists. */
@@ -207,13 +163,13 @@ public class OrderRepository {
         return switch (reply.get(0)) {
             case CREATED -> new Outcome.Created(parse(reply.get(1)), reply.get(1));
             case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)));
-            case "insufficient" -> new Outcome.InsufficientStock(reply.get(1), Long.parseLong(reply.get(2)),
-                Long.parseLong(reply.get(3)));
-            case "currency" -> new Outcome.OtherCurrency(reply.get(1), reply.get(2));
-            case "operation-reused" -> new Outcome.OperationReused();
-            case "reference-conflict" -> new Outcome.ReferenceConflict();
-            case "spend-cap" -> new Outcome.SpendCapReached(Long.parseLong(reply.get(1)));
-            case "spend-cap-never" -> new Outcome.SpendCapReached(-1);
+            case "insufficient" -> new Outcome.Refusal(Refused.insufficientStock(reply.get(1),
+                Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3))));
+            case "currency" -> new Outcome.Refusal(Refused.currencyMismatch(reply.get(1), reply.get(2)));
+            case "operation-reused" -> new Outcome.Refusal(Refused.keyReused());
+            case "reference-conflict" -> new Outcome.Refusal(Refused.clientReferenceConflict());
+            case "spend-cap" -> new Outcome.Refusal(Refused.spendCap(Duration.ofMillis(Long.parseLong(reply.get(1)))));
+            case "spend-cap-never" -> new Outcome.Refusal(Refused.spendCap(null));
             default -> throw new IllegalStateException("unexpected place-order reply");
         };
     }

@@ -1,12 +1,12 @@
 package io.ghostguard.orders;
 
+import io.ghostguard.domain.Refused;
 import io.ghostguard.payments.PaymentGateway;
 import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -40,13 +40,15 @@ public class OrderService implements OrderPlacement {
         OperationKey operation = command.operation();
         return payments.authorize(operation == null ? null : operation.providerKey(), command.order().paymentToken())
             .flatMap(paymentId -> orders.place(command, newOrderId(), paymentId, now())
+                // A lost claim ran nothing at all: no order uses this authorisation.
+                .onFailure(LeaseLostException.class).call(lost -> payments.voidAuthorization(paymentId))
                 .flatMap(outcome -> settle(command.tenant(), paymentId, outcome)));
     }
 
-    /** One order of the tenant; fails with {@link OrderNotFoundException}. */
+    /** One order of the tenant; fails with {@link Refused#notFound()}. */
     public Uni<Order> order(TenantId tenant, String orderId) {
         return orders.find(tenant, orderId)
-            .map(found -> found.orElseThrow(() -> new OrderNotFoundException(orderId)));
+            .map(found -> found.orElseThrow(Refused::notFound));
     }
 
     /** Orders newest first, optionally of one customer, below an exclusive cursor. */
@@ -58,7 +60,7 @@ public class OrderService implements OrderPlacement {
     public Uni<Order> cancel(TenantId tenant, String orderId) {
         return order(tenant, orderId)
             .flatMap(order -> orders.cancel(tenant, order, now()))
-            .map(found -> found.orElseThrow(() -> new OrderNotFoundException(orderId)));
+            .map(found -> found.orElseThrow(Refused::notFound));
     }
 
     private Uni<Placement> settle(TenantId tenant, String paymentId, OrderRepository.Outcome outcome) {
@@ -72,32 +74,13 @@ public class OrderService implements OrderPlacement {
                     : payments.voidAuthorization(paymentId))
                 .map(found -> new Placement(found, false, null));
         }
-        // Every other outcome placed nothing (a lost claim ran nothing at all), and the provider key is bound to this
-        // request and this execution: no order uses its authorisation.
+        // A refusal placed nothing, and the provider key is bound to this request and this execution: no order uses
+        // its authorisation.
+        Refused refused = ((OrderRepository.Outcome.Refusal) outcome).refused();
         return payments.voidAuthorization(paymentId)
-            .onItem().transformToUni(voided -> Uni.createFrom().<Placement>failure(refusal(outcome)));
+            .onItem().transformToUni(voided -> Uni.createFrom().<Placement>failure(refused));
     }
 
-    private static RuntimeException refusal(OrderRepository.Outcome outcome) {
-        if (outcome instanceof OrderRepository.Outcome.InsufficientStock shortage) {
-            return new InsufficientStockException(shortage.sku(), shortage.requested(), shortage.available());
-        }
-        if (outcome instanceof OrderRepository.Outcome.OperationReused) {
-            return new OperationKeyReusedException();
-        }
-        if (outcome instanceof OrderRepository.Outcome.ReferenceConflict) {
-            return new ClientReferenceConflictException();
-        }
-        if (outcome instanceof OrderRepository.Outcome.LeaseLost) {
-            return new LeaseLostException("place-order");
-        }
-        if (outcome instanceof OrderRepository.Outcome.SpendCapReached capped) {
-            return new SpendCapExceededException(capped.untilWindowEndsMillis() < 0 ? null
-                : Duration.ofMillis(capped.untilWindowEndsMillis()));
-        }
-        OrderRepository.Outcome.OtherCurrency other = (OrderRepository.Outcome.OtherCurrency) outcome;
-        return new CurrencyMismatchException(other.sku(), other.currency());
-    }
 
     private Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);

@@ -1,5 +1,6 @@
 package io.ghostguard.payments;
 
+import io.ghostguard.domain.Refused;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,11 +16,11 @@ public class LedgerReader {
         this.ledger = ledger;
     }
 
-    /** Ledger entries of one order; fails with {@link UnknownPaymentOrderException} when there are none. */
+    /** Ledger entries of one order; fails with {@link Refused#notFound()} when there are none. */
     public Uni<List<LedgerEntry>> entriesOf(TenantId tenant, String orderId) {
         return ledger.entries(tenant, orderId).invoke(entries -> {
             if (entries.isEmpty()) {
-                throw new UnknownPaymentOrderException(orderId);
+                throw Refused.notFound();
             }
         });
     }

@@ -11,7 +11,7 @@ public interface PaymentGateway {
 
     /**
      * Authorises a payment under {@code idempotencyKey} (null: none, every call is a new authorisation) and
-     * returns its id, or fails with {@link PaymentDeclinedException}.
+     * returns its id, or fails with {@link io.ghostguard.domain.Refused#paymentDeclined()}.
      */
     Uni<String> authorize(String idempotencyKey, String paymentToken);
 

@@ -1,5 +1,6 @@
 package io.ghostguard.payments;
 
+import io.ghostguard.domain.Refused;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ public class TestTokenPaymentGateway implements PaymentGateway {
     @Override
     public Uni<String> authorize(String idempotencyKey, String paymentToken) {
         if (DECLINED_TOKEN.equals(paymentToken) || !paymentToken.startsWith("tok_")) {
-            return Uni.createFrom().failure(new PaymentDeclinedException());
+            return Uni.createFrom().failure(Refused.paymentDeclined());
         }
         return Uni.createFrom().item(idempotencyKey == null ? "pay_" + UUID.randomUUID().toString().replace("-", "")
             : paymentIdFor(idempotencyKey));

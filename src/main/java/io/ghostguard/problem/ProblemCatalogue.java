@@ -1,22 +1,10 @@
 package io.ghostguard.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.ghostguard.domain.Refused;
 import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
-import io.ghostguard.inventory.AdjustmentKeyReusedException;
-import io.ghostguard.inventory.InsufficientStockForAdjustmentException;
-import io.ghostguard.inventory.PreconditionRequiredException;
-import io.ghostguard.inventory.SkuNotFoundException;
-import io.ghostguard.inventory.StaleVersionException;
-import io.ghostguard.orders.ClientReferenceConflictException;
-import io.ghostguard.orders.CurrencyMismatchException;
-import io.ghostguard.orders.InsufficientStockException;
-import io.ghostguard.orders.OperationKeyReusedException;
-import io.ghostguard.orders.OrderNotFoundException;
-import io.ghostguard.orders.SpendCapExceededException;
-import io.ghostguard.payments.PaymentDeclinedException;
-import io.ghostguard.payments.UnknownPaymentOrderException;
 import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
@@ -56,48 +44,8 @@ public class ProblemCatalogue {
         on(JsonProcessingException.class, e -> invalid(List.of(InputViolations.of(e))));
         on(InvalidInputException.class, e -> invalid(e.violations()));
         on(ForbiddenException.class, e -> Refusal.of(missingScope()));
-        Function<Throwable, Refusal> notFound = e -> Refusal.of(Problem.of(ProblemType.NOT_FOUND,
-            "No such resource exists for this tenant."));
-        table.put(OrderNotFoundException.class, notFound);
-        table.put(SkuNotFoundException.class, notFound);
-        table.put(UnknownPaymentOrderException.class, notFound);
-        on(InsufficientStockException.class, e -> Refusal.of(Problem.of(ProblemType.INSUFFICIENT_STOCK,
-                "SKU " + e.sku() + " has " + e.available() + " available, " + e.requested() + " requested.")
-            .with("sku", e.sku()).with("requested", e.requested()).with("available", e.available())));
-        Function<Throwable, Refusal> reused = e -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
-            "This idempotency key was used with a different request; use a new key for a new request."));
-        table.put(OperationKeyReusedException.class, reused);
-        table.put(AdjustmentKeyReusedException.class, reused);
+        on(Refused.class, this::refused);
         on(LeaseLostException.class, e -> Refusal.retryAfter(leaseLost(), RETRY_SECONDS));
-        on(ClientReferenceConflictException.class, e -> Refusal.of(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT,
-            "This clientReference already names an order with another customer, lines or currency; use a new "
-                + "reference for a new order.")));
-        on(PreconditionRequiredException.class, e -> Refusal.of(Problem.of(ProblemType.PRECONDITION_REQUIRED,
-            "This SKU has stock already: send If-Match with the ETag of your last read (GET), or If-Match: * to "
-                + "replace whatever is there.")));
-        on(StaleVersionException.class, e -> Refusal.of(Problem.of(ProblemType.PRECONDITION_FAILED, "The stock "
-            + "changed since your read (another write or a sale); read it again (GET) and decide with the current "
-            + "values.")));
-        on(InsufficientStockForAdjustmentException.class, e -> Refusal.of(Problem.of(ProblemType.INSUFFICIENT_STOCK,
-                "SKU " + e.sku() + " has " + e.available() + " available; a change of " + e.delta()
-                    + " would go below zero.")
-            .with("sku", e.sku()).with("available", e.available())));
-        on(SpendCapExceededException.class, e -> {
-            if (e.never()) {
-                return Refusal.of(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order's total alone is over the "
-                    + "caller's spend cap for a whole window, so it can never be placed as it is; nothing was charged. "
-                    + "Do not retry it: place a smaller order, or have the cap raised.").with("retryable", false));
-            }
-            long seconds = Math.max(1, (e.untilWindowEnds().toMillis() + 999) / 1000);
-            return Refusal.retryAfter(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order would take the "
-                + "caller's spending over its cap for the current window; nothing was charged. Retry after "
-                + seconds + " s, when the window ends."), seconds);
-        });
-        on(CurrencyMismatchException.class, e -> Refusal.of(Problem.of(ProblemType.CURRENCY_MISMATCH,
-                "SKU " + e.sku() + " is priced in " + e.priceCurrency() + ".")
-            .with("sku", e.sku()).with("priceCurrency", e.priceCurrency())));
-        on(PaymentDeclinedException.class, e -> Refusal.of(Problem.of(ProblemType.PAYMENT_DECLINED,
-            "The payment token was declined.")));
         on(StoreUnavailableException.class, e -> {
             LOG.warnf("data store unavailable during %s", e.operation());
             return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store did not answer in "
@@ -105,6 +53,56 @@ public class ProblemCatalogue {
                 + "idempotency key to get its result; read again before repeating a PUT, whose If-Match tells "
                 + "whether it was applied."), RETRY_SECONDS);
         });
+    }
+
+    /** The domain's refusals, one row per rule: the problem type, the sentence that says what to change, its facts. */
+    private Refusal refused(Refused refused) {
+        return switch (refused.reason()) {
+            case NOT_FOUND -> Refusal.of(Problem.of(ProblemType.NOT_FOUND, "No such resource exists for this tenant."));
+            case INSUFFICIENT_STOCK -> Refusal.of(with(Problem.of(ProblemType.INSUFFICIENT_STOCK, "SKU "
+                + fact(refused, Refused.SKU) + " has " + fact(refused, Refused.AVAILABLE) + " available, "
+                + fact(refused, Refused.REQUESTED) + " requested."), refused, Refused.SKU, Refused.REQUESTED,
+                Refused.AVAILABLE));
+            case STOCK_BELOW_ZERO -> Refusal.of(with(Problem.of(ProblemType.INSUFFICIENT_STOCK, "SKU "
+                + fact(refused, Refused.SKU) + " has " + fact(refused, Refused.AVAILABLE) + " available; a change of "
+                + fact(refused, Refused.DELTA) + " would go below zero."), refused, Refused.SKU, Refused.AVAILABLE));
+            case CURRENCY_MISMATCH -> Refusal.of(with(Problem.of(ProblemType.CURRENCY_MISMATCH, "SKU "
+                + fact(refused, Refused.SKU) + " is priced in " + fact(refused, Refused.PRICE_CURRENCY) + "."), refused,
+                Refused.SKU, Refused.PRICE_CURRENCY));
+            case KEY_REUSED -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                "This idempotency key was used with a different request; use a new key for a new request."));
+            case CLIENT_REFERENCE_CONFLICT -> Refusal.of(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT,
+                "This clientReference already names an order with another customer, lines or currency; use a new "
+                    + "reference for a new order."));
+            case SPEND_CAP -> {
+                long seconds = Math.max(1, (refused.retryAfter().orElseThrow().toMillis() + 999) / 1000);
+                yield Refusal.retryAfter(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order would take the "
+                    + "caller's spending over its cap for the current window; nothing was charged. Retry after "
+                    + seconds + " s, when the window ends."), seconds);
+            }
+            case SPEND_CAP_NEVER -> Refusal.of(Problem.of(ProblemType.SPEND_CAP_EXCEEDED, "This order's total alone is "
+                + "over the caller's spend cap for a whole window, so it can never be placed as it is; nothing was "
+                + "charged. Do not retry it: place a smaller order, or have the cap raised.").with("retryable", false));
+            case PRECONDITION_REQUIRED -> Refusal.of(Problem.of(ProblemType.PRECONDITION_REQUIRED,
+                "This SKU has stock already: send If-Match with the ETag of your last read (GET), or If-Match: * to "
+                    + "replace whatever is there."));
+            case STALE_VERSION -> Refusal.of(Problem.of(ProblemType.PRECONDITION_FAILED, "The stock changed since your "
+                + "read (another write or a sale); read it again (GET) and decide with the current values."));
+            case PAYMENT_DECLINED -> Refusal.of(Problem.of(ProblemType.PAYMENT_DECLINED,
+                "The payment token was declined."));
+        };
+    }
+
+    private static Object fact(Refused refused, String name) {
+        return refused.fact(name).orElse("");
+    }
+
+    private static Problem with(Problem problem, Refused refused, String... members) {
+        Problem result = problem;
+        for (String member : members) {
+            result = result.with(member, fact(refused, member));
+        }
+        return result;
     }
 
     @SuppressWarnings("unchecked")

@@ -4,7 +4,7 @@ import io.ghostguard.api.Pipeline;
 import io.ghostguard.caller.CallerClassifier;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
-import io.ghostguard.security.CurrentAccess;
+
 import io.ghostguard.security.Surface;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
@@ -38,7 +38,7 @@ public class AccessFilter {
             }
             Access resolved = access.resolve(identity, Surface.REST, request.getUriInfo().getPath(),
                 request.getHeaderString(CallerClassifier.HEADER), request.getHeaderString("User-Agent"));
-            CurrentAccess.set(resolved);
+            RestCall.access(resolved);
             RequestLabels.refine(resolved.caller());
             SpanAttributes.caller(resolved.caller(), resolved.actor().tenant().value());
         }).replaceWithVoid();

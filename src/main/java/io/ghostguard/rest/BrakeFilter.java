@@ -7,7 +7,7 @@ import io.ghostguard.brakes.Brakes;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
-import io.ghostguard.security.CurrentAccess;
+
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
@@ -37,7 +37,7 @@ public class BrakeFilter {
     /** Refuses a braked API call before anything else runs. */
     @ServerRequestFilter(priority = Pipeline.FILTER_BRAKES)
     public Response check(ContainerRequestContext request) {
-        var access = CurrentAccess.get();
+        var access = RestCall.access();
         if (access.isEmpty() || !request.getUriInfo().getPath().startsWith(Routes.API)) {
             return null;
         }
@@ -48,7 +48,7 @@ public class BrakeFilter {
     /** Counts a refusal of the caller's own making towards its automatic brake. */
     @ServerResponseFilter(priority = Pipeline.FILTER_BRAKES)
     public void count(ContainerRequestContext request, ContainerResponseContext response) {
-        var access = CurrentAccess.get();
+        var access = RestCall.access();
         int status = response.getStatus();
         if (access.isEmpty() || status != 400 && status != 409 && status != 422 && status != 429) {
             return;

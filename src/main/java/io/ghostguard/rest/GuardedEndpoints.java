@@ -1,71 +1,62 @@
 package io.ghostguard.rest;
 
 import io.ghostguard.api.Routes;
+import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.catalogue.Catalogued;
+import io.ghostguard.catalogue.OperationPolicies;
 import io.ghostguard.idempotency.EndpointPolicy;
-import io.ghostguard.idempotency.IdempotencyGuard;
 import io.ghostguard.idempotency.IdempotencyKey;
-import io.ghostguard.idempotency.IdempotencyPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.UriInfo;
 import java.lang.reflect.Method;
-import java.lang.reflect.Parameter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Which REST endpoints the gate guards, and under which policy: every resource method of a method in
- * {@link IdempotencyKey#ENFORCED_METHODS} whose policy is enabled. The rate filter and the idempotency filter
- * ask the same question here, so a call is counted exactly once. Only the API ({@link Routes#API}) is behind the
- * gate: the operator API's calls (setting or lifting a brake) are idempotent by themselves.
+ * Which REST endpoints the gate guards, and under which policy: a resource method's {@link Catalogued} entry
+ * says it, with the settings {@link OperationPolicies} resolved at start. A state-changing API method without an
+ * entry is guarded under the {@code default} policy. The rate filter and the idempotency filter ask the same
+ * question here, so a call is counted exactly once. Only the API ({@link Routes#API}) is behind the gate: the
+ * operator API's calls (setting or lifting a brake) are idempotent by themselves.
  */
 @ApplicationScoped
 public class GuardedEndpoints {
 
-    private final IdempotencyGuard guard;
-    private final Map<Method, Optional<EndpointPolicy>> policies = new ConcurrentHashMap<>();
+    private final OperationPolicies policies;
+    private final Map<Method, Optional<EndpointPolicy>> guarded = new ConcurrentHashMap<>();
 
-    public GuardedEndpoints(IdempotencyGuard guard) {
-        this.guard = guard;
+    public GuardedEndpoints(OperationPolicies policies) {
+        this.policies = policies;
     }
 
     /** The policy of a request's endpoint, empty when the gate does not guard it. */
     public Optional<EndpointPolicy> of(String httpMethod, Method method) {
-        if (method == null || !IdempotencyKey.ENFORCED_METHODS.contains(httpMethod)
-            || !routeOf(method).startsWith(Routes.API)) {
+        if (method == null || !IdempotencyKey.ENFORCED_METHODS.contains(httpMethod)) {
             return Optional.empty();
         }
-        return policies.computeIfAbsent(method, this::resolve);
+        return guarded.computeIfAbsent(method, this::resolve);
     }
 
     private Optional<EndpointPolicy> resolve(Method method) {
-        IdempotencyPolicy named = method.getAnnotation(IdempotencyPolicy.class);
-        return Optional.ofNullable(guard.policy(named == null ? "default" : named.value(), routeOf(method),
-            hasBodyParameter(method), named != null && named.commitsInEffect()));
+        Optional<ApiOperation> operation = operationOf(method);
+        if (operation.isPresent()) {
+            return policies.rest(operation.get());
+        }
+        String route = routeOf(method);
+        return route.startsWith(Routes.API) ? policies.uncatalogued(route, true) : Optional.empty();
+    }
+
+    /** The catalogue entry of a resource method, if it has one. */
+    public static Optional<ApiOperation> operationOf(Method method) {
+        Catalogued entry = method == null ? null : method.getAnnotation(Catalogued.class);
+        return Optional.ofNullable(entry).map(Catalogued::value);
     }
 
     /** Route template of a resource method: its class and method {@code @Path} values. */
-    static String routeOf(Method method) {
+    public static String routeOf(Method method) {
         Path type = method.getDeclaringClass().getAnnotation(Path.class);
         Path own = method.getAnnotation(Path.class);
         return ((type == null ? "" : type.value()) + (own == null ? "" : "/" + own.value())).replaceAll("/+", "/");
-    }
-
-    /** Whether the method takes an entity: a parameter without any annotation that binds it elsewhere. */
-    private static boolean hasBodyParameter(Method method) {
-        for (Parameter parameter : method.getParameters()) {
-            boolean bound = parameter.isAnnotationPresent(PathParam.class)
-                || parameter.isAnnotationPresent(QueryParam.class) || parameter.isAnnotationPresent(HeaderParam.class)
-                || parameter.isAnnotationPresent(Context.class) || parameter.getType() == UriInfo.class;
-            if (!bound) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -3,7 +3,7 @@ package io.ghostguard.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.api.Pipeline;
-import io.ghostguard.idempotency.CurrentTicket;
+
 import io.ghostguard.idempotency.EndpointPolicy;
 import io.ghostguard.idempotency.Fingerprint;
 import io.ghostguard.idempotency.GuardDecision;
@@ -11,7 +11,7 @@ import io.ghostguard.idempotency.IdempotencyGuard;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.Ticket;
 import io.ghostguard.problem.Problem;
-import io.ghostguard.security.CurrentAccess;
+
 import io.ghostguard.telemetry.ProcessingTime;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
@@ -56,7 +56,7 @@ public class IdempotencyFilter {
         RoutingContext routing) {
         ProcessingTime.received(routing);
         Optional<EndpointPolicy> policy = guarded.of(request.getMethod(), resource.getResourceMethod());
-        var access = CurrentAccess.get();
+        var access = RestCall.access();
         if (policy.isEmpty() || access.isEmpty()) {
             return Uni.createFrom().nullItem();
         }
@@ -75,7 +75,7 @@ public class IdempotencyFilter {
                 RestAnswers.rated(request, decision.rate());
                 if (decision instanceof GuardDecision.Execute execute) {
                     request.setProperty(TICKET, execute.ticket());
-                    CurrentTicket.set(execute.ticket());
+                    RestCall.ticket(execute.ticket());
                     return null;
                 }
                 if (decision instanceof GuardDecision.Replay replay) {

@@ -1,9 +1,10 @@
 package io.ghostguard.rest;
 
+import io.ghostguard.catalogue.ApiOperation;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.RateLimiter;
-import io.ghostguard.security.CurrentAccess;
+
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -30,11 +31,13 @@ public class RateLimitFilter {
     /** Counts the request against its policy; a 429 ends it here. */
     @ServerRequestFilter(priority = Pipeline.FILTER_LIMITS)
     public Uni<Response> limit(ContainerRequestContext request, ResourceInfo resource) {
-        var access = CurrentAccess.get();
+        var access = RestCall.access();
         if (access.isEmpty() || guarded.of(request.getMethod(), resource.getResourceMethod()).isPresent()) {
             return Uni.createFrom().nullItem();
         }
-        return limiter.acquire(access.get(), Policy.of(request.getMethod())).map(decision -> {
+        Policy policy = GuardedEndpoints.operationOf(resource.getResourceMethod()).map(ApiOperation::rate)
+            .orElse(Policy.of(request.getMethod()));
+        return limiter.acquire(access.get(), policy).map(decision -> {
             RestAnswers.rated(request, decision);
             return decision == null || decision.allowed() ? null
                 : RestAnswers.refusal(limiter.refused(decision, access.get()), decision);

@@ -1,5 +1,6 @@
 package io.ghostguard.rest;
 
+import io.ghostguard.api.Answer;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.limits.RateDecision;
@@ -9,11 +10,12 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 
 /** How the gate's values become HTTP on the REST surface: refusals, replays and the RateLimit headers. */
-final class RestAnswers {
+public final class RestAnswers {
 
     /** Header naming the rate policy that applied. */
     static final String POLICY_HEADER = "RateLimit-Policy";
@@ -23,6 +25,22 @@ final class RestAnswers {
     private static final String DECISION = RestAnswers.class.getName() + ".rate";
 
     private RestAnswers() {
+    }
+
+    /**
+     * An operation's answer as its response: the status, the JSON body (text as it is: a stored record goes out as
+     * the exact bytes every replay gets), {@code Location} and the strong {@code ETag} when it has them.
+     */
+    public static Response answer(Answer answer) {
+        Response.ResponseBuilder response = Response.status(answer.status()).type(MediaType.APPLICATION_JSON_TYPE)
+            .entity(answer.body());
+        if (answer.location() != null) {
+            response.header(HttpHeaders.LOCATION, answer.location());
+        }
+        if (answer.entityTag() != null) {
+            response.tag(new EntityTag(answer.entityTag()));
+        }
+        return response.build();
     }
 
     /** A refusal as its problem document, with {@code Retry-After} when it advises a wait. */

@@ -1,21 +1,15 @@
 package io.ghostguard.telemetry;
 
-import io.ghostguard.orders.ClientReferenceConflictException;
-import io.ghostguard.orders.CurrencyMismatchException;
-import io.ghostguard.orders.InsufficientStockException;
-import io.ghostguard.orders.OperationKeyReusedException;
+import io.ghostguard.domain.Refused;
 import io.ghostguard.orders.OrderPlacement;
 import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.orders.Placement;
-import io.ghostguard.orders.SpendCapExceededException;
-import io.ghostguard.payments.PaymentDeclinedException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
 import jakarta.decorator.Delegate;
 import jakarta.enterprise.inject.Any;
 import jakarta.inject.Inject;
-import java.util.Map;
 
 /**
  * Placements counted at the domain port, once, whichever surface placed: {@code orders_placed_total} with the
@@ -25,15 +19,6 @@ import java.util.Map;
 @Decorator
 @Priority(10)
 public abstract class MeteredPlacement implements OrderPlacement {
-
-    /** The domain's refusals, each with its placement result; anything else is an error. */
-    private static final Map<Class<? extends Throwable>, OrderMetrics.Result> REFUSALS = Map.of(
-        PaymentDeclinedException.class, OrderMetrics.Result.PAYMENT_DECLINED,
-        InsufficientStockException.class, OrderMetrics.Result.INSUFFICIENT_STOCK,
-        CurrencyMismatchException.class, OrderMetrics.Result.CURRENCY_MISMATCH,
-        OperationKeyReusedException.class, OrderMetrics.Result.KEY_REUSED,
-        ClientReferenceConflictException.class, OrderMetrics.Result.CLIENT_REFERENCE_CONFLICT,
-        SpendCapExceededException.class, OrderMetrics.Result.SPEND_CAPPED);
 
     private final OrderPlacement delegate;
     private final OrderMetrics metrics;
@@ -48,7 +33,8 @@ public abstract class MeteredPlacement implements OrderPlacement {
     public Uni<Placement> place(PlaceOrderCommand command) {
         return delegate.place(command).onItemOrFailure().invoke((placement, failure) -> {
             metrics.placed(resultOf(placement, failure));
-            if (failure instanceof SpendCapExceededException) {
+            if (failure instanceof Refused refused && (refused.reason() == Refused.Reason.SPEND_CAP
+                || refused.reason() == Refused.Reason.SPEND_CAP_NEVER)) {
                 metrics.spendCapped();
             }
         });
@@ -58,6 +44,6 @@ public abstract class MeteredPlacement implements OrderPlacement {
         if (failure == null) {
             return placement.created() ? OrderMetrics.Result.CREATED : OrderMetrics.Result.EXISTING;
         }
-        return REFUSALS.getOrDefault(failure.getClass(), OrderMetrics.Result.ERROR);
+        return failure instanceof Refused refused ? OrderMetrics.Result.of(refused.reason()) : OrderMetrics.Result.ERROR;
     }
 }

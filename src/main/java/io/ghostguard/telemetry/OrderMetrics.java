@@ -1,5 +1,6 @@
 package io.ghostguard.telemetry;
 
+import io.ghostguard.domain.Refused;
 import io.ghostguard.caller.CallerType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -43,6 +44,19 @@ public class OrderMetrics {
         /** The label value. */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The result of a placement the domain refused. */
+        public static Result of(Refused.Reason reason) {
+            return switch (reason) {
+                case PAYMENT_DECLINED -> PAYMENT_DECLINED;
+                case INSUFFICIENT_STOCK -> INSUFFICIENT_STOCK;
+                case CURRENCY_MISMATCH -> CURRENCY_MISMATCH;
+                case KEY_REUSED -> KEY_REUSED;
+                case CLIENT_REFERENCE_CONFLICT -> CLIENT_REFERENCE_CONFLICT;
+                case SPEND_CAP, SPEND_CAP_NEVER -> SPEND_CAPPED;
+                default -> ERROR;
+            };
         }
     }
 

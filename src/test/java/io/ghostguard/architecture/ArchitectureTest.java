@@ -21,7 +21,7 @@ class ArchitectureTest {
         .importPackages("io.ghostguard");
 
     private static final String[] DOMAIN = {"io.ghostguard.orders", "io.ghostguard.inventory",
-        "io.ghostguard.payments", "io.ghostguard.tenant"};
+        "io.ghostguard.payments", "io.ghostguard.tenant", "io.ghostguard.domain"};
 
     @Test
     void domainPackagesDoNotDependOnEdgeTypes() {
@@ -31,7 +31,8 @@ class ArchitectureTest {
                 "io.ghostguard.api..", "io.ghostguard.caller..", "io.ghostguard.idempotency..",
                 "io.ghostguard.security..", "io.ghostguard.problem..", "io.ghostguard.input..",
                 "io.ghostguard.telemetry..", "io.ghostguard.openapi..", "io.ghostguard.orders.api..",
-                "io.ghostguard.inventory.api..", "io.ghostguard.payments.api..")
+                "io.ghostguard.inventory.api..", "io.ghostguard.payments.api..", "io.ghostguard.orders.app..",
+                "io.ghostguard.inventory.app..", "io.ghostguard.payments.app..", "io.ghostguard.catalogue..")
             .check(CLASSES);
     }
 
@@ -40,10 +41,38 @@ class ArchitectureTest {
     void domainPackagesUseOnlyTheirAllowList() {
         classes().that().resideInAnyPackage(DOMAIN)
             .should().onlyDependOnClassesThat().resideInAnyPackage("io.ghostguard.orders", "io.ghostguard.inventory",
-                "io.ghostguard.payments", "io.ghostguard.tenant", "io.ghostguard.redis", "io.ghostguard.config",
+                "io.ghostguard.payments", "io.ghostguard.tenant", "io.ghostguard.domain", "io.ghostguard.redis",
+                "io.ghostguard.config",
                 "java..", "jakarta.enterprise..", "jakarta.inject..", "jakarta.annotation..", "io.smallrye.mutiny..",
                 "io.quarkus.redis.datasource..", "io.quarkus.runtime.annotations..", "com.fasterxml.jackson..",
                 "org.jboss.logging..")
+            .check(CLASSES);
+    }
+
+    /** The surfaces' adapters: the REST resources and the MCP tools. */
+    private static final String[] ADAPTERS = {"io.ghostguard.orders.api..", "io.ghostguard.inventory.api..",
+        "io.ghostguard.payments.api..", "io.ghostguard.mcp.."};
+
+    /**
+     * Adapters only translate their protocol: every call to the domain goes through a context's application
+     * service ({@code *.app}), so what happens between the gate's decision and the domain is written once.
+     */
+    @Test
+    void adaptersNeverCallTheDomainDirectly() {
+        noClasses().that().resideInAnyPackage(ADAPTERS)
+            .should().dependOnClassesThat().resideInAnyPackage("io.ghostguard.orders", "io.ghostguard.inventory",
+                "io.ghostguard.payments")
+            .because("adapters call the application services (orders.app, inventory.app, payments.app)")
+            .check(CLASSES);
+    }
+
+    /** The application services serve both surfaces, so they know neither protocol. */
+    @Test
+    void applicationServicesKnowNoProtocol() {
+        noClasses().that().resideInAnyPackage("io.ghostguard.orders.app..", "io.ghostguard.inventory.app..",
+                "io.ghostguard.payments.app..")
+            .should().dependOnClassesThat().resideInAnyPackage("jakarta.ws.rs..", "io.vertx..",
+                "org.jboss.resteasy..", "io.quarkiverse.mcp..", "io.ghostguard.rest..", "io.ghostguard.mcp..")
             .check(CLASSES);
     }
 

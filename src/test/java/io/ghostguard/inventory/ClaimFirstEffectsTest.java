@@ -112,9 +112,8 @@ class ClaimFirstEffectsTest {
         String orderId = "ord_" + unique("lost");
         PlaceOrderCommand command = new PlaceOrderCommand(TENANT, new PlaceOrder("c-lost", List.of(new OrderItem(sku,
             2)), "EUR", "tok_ok", unique("ref")), new OperationKey(hash, "fp", "expired-owner"), null, commit);
-        OrderRepository.Outcome outcome = orders.place(command, orderId, "pay_lost", Instant.now())
-            .await().atMost(AWAIT);
-        assertInstanceOf(OrderRepository.Outcome.LeaseLost.class, outcome);
+        assertThrows(LeaseLostException.class, () -> orders.place(command, orderId, "pay_lost", Instant.now())
+            .await().atMost(AWAIT));
         assertEquals(10, available(sku), "no stock taken");
         assertEquals(":0", redis.command("EXISTS", TENANT.key(Keyspace.ORDER, orderId)), "no order");
         assertEquals(":0", redis.command("EXISTS", TENANT.key(Keyspace.LEDGER, orderId)), "no charge");

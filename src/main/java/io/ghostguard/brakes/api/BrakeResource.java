@@ -12,7 +12,7 @@ import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
-import io.ghostguard.security.CurrentAccess;
+import io.ghostguard.rest.RestCall;
 import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -71,7 +71,7 @@ public class BrakeResource {
             return Uni.createFrom().item(refused);
         }
         BrakeScope parsed = parse(scope);
-        Access operator = CurrentAccess.get().orElseThrow();
+        Access operator = RestCall.access().orElseThrow();
         return brakes.set(parsed, request.mode(), request.reason(), who(operator),
                 request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds()))
             .map(brake -> Response.ok(brake).build());
@@ -91,14 +91,14 @@ public class BrakeResource {
             return Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
                 + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")));
         }
-        return brakes.lift(parsed, who(CurrentAccess.get().orElseThrow())).map(lifted -> lifted
+        return brakes.lift(parsed, who(RestCall.access().orElseThrow())).map(lifted -> lifted
             ? Response.noContent().build()
             : ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope.")));
     }
 
     /** An agent's token never operates brakes, whatever scopes it carries. */
     private static Response refusedCaller() {
-        Access access = CurrentAccess.get().orElse(null);
+        Access access = RestCall.access().orElse(null);
         if (access == null || access.tier() == CallerType.AGENT || access.label() == CallerType.AGENT) {
             return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "Agents may not operate "
                 + "brakes.")));

@@ -1,15 +1,15 @@
 package io.ghostguard.inventory.api;
 
-import io.ghostguard.config.EndpointOverrideNames;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
-import io.ghostguard.idempotency.CurrentTicket;
-import io.ghostguard.idempotency.IdempotencyPolicy;
-import io.ghostguard.idempotency.Ticket;
-import io.ghostguard.inventory.InventoryService;
-import io.ghostguard.inventory.StockItem;
-import io.ghostguard.inventory.StockPrecondition;
-import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.catalogue.Catalogued;
+import io.ghostguard.inventory.app.AdjustStockRequest;
+import io.ghostguard.inventory.app.InventoryApplication;
+import io.ghostguard.inventory.app.SetStockRequest;
+import io.ghostguard.inventory.app.StockResponse;
+import io.ghostguard.rest.RestAnswers;
+import io.ghostguard.rest.RestCall;
 import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -25,13 +25,9 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.regex.Matcher;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -43,23 +39,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Stock: read one SKU (with its version as a strong ETag), replace it conditionally (If-Match), and change it
- * relatively under an Idempotency-Key.
+ * relatively under an Idempotency-Key; each translated to {@link InventoryApplication}.
  */
 @Path(Routes.INVENTORY_ITEM)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Inventory")
 public class InventoryResource {
 
-    private final InventoryService inventory;
-    /** One entity tag of a list, with its separator: {@code W/"1", } or {@code "2"}. */
-    private static final java.util.regex.Pattern ENTITY_TAG = java.util.regex.Pattern.compile(
-        "\\s*(W/)?\"([\\x21\\x23-\\x7E]*)\"\\s*(?:,|$)");
+    private final InventoryApplication inventory;
 
-    private final IdentityResolver identities;
-
-    public InventoryResource(InventoryService inventory, IdentityResolver identities) {
+    public InventoryResource(InventoryApplication inventory) {
         this.inventory = inventory;
-        this.identities = identities;
     }
 
     /** Current stock and price of one SKU. */
@@ -67,6 +57,7 @@ public class InventoryResource {
     @Operation(operationId = "getStock",
         summary = "Check stock of one SKU", description = "The ETag header carries the record's version; "
         + "send it back as If-Match to replace the record.")
+    @Catalogued(ApiOperation.GET_STOCK)
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Stock of the SKU", content = @Content(
         mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = StockResponse.class)),
@@ -76,14 +67,13 @@ public class InventoryResource {
     public Uni<Response> stock(
         @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku) {
-        return identities.current()
-            .flatMap(actor -> inventory.stock(actor.tenant(), sku))
-            .map(InventoryResource::tagged);
+        return inventory.stock(RestCall.requireAccess(), sku).map(RestAnswers::answer);
     }
 
     /** Sets quantity and price of one SKU, conditionally. */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @Catalogued(ApiOperation.SET_STOCK)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
     @Operation(operationId = "setStock",
         summary = "Set stock and price of one SKU", description = "Creates the record, or replaces it when "
@@ -108,11 +98,7 @@ public class InventoryResource {
             schema = @Schema(type = SchemaType.STRING, maxLength = 100))
         @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
         @Valid @NotNull SetStockRequest request) {
-        StockPrecondition precondition = precondition(ifMatch, ifNoneMatch);
-        return identities.current()
-            .flatMap(actor -> inventory.setStock(actor.tenant(),
-                new StockItem(sku, request.available(), request.unitPrice(), request.currency(), 0), precondition))
-            .map(InventoryResource::tagged);
+        return inventory.setStock(RestCall.requireAccess(), sku, request, ifMatch, ifNoneMatch).map(RestAnswers::answer);
     }
 
     /** Changes the available quantity of one SKU by a delta. */
@@ -120,7 +106,7 @@ public class InventoryResource {
     @Path(Routes.ADJUSTMENTS)
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INVENTORY_WRITE)
-    @IdempotencyPolicy(value = EndpointOverrideNames.ADJUST_STOCK, commitsInEffect = true)
+    @Catalogued(ApiOperation.ADJUST_STOCK)
     @Operation(operationId = "adjustStock",
         summary = "Adjust stock of one SKU", description = "Adds delta to the available quantity (negative "
         + "removes), never below zero. Idempotent by key: a retried adjustment is applied once.")
@@ -136,41 +122,6 @@ public class InventoryResource {
         @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
         @Valid @NotNull AdjustStockRequest request) {
-        return identities.current()
-            .flatMap(actor -> inventory.adjust(actor.tenant(), sku, request.delta(),
-                CurrentTicket.get().map(Ticket::commitTagged).orElse(null)))
-            .map(InventoryResource::tagged);
-    }
-
-    /**
-     * Reads If-Match and If-None-Match (RFC 9110): absent, {@code *}, or a list of entity tags. If-Match compares
-     * strongly, so a weak tag ({@code W/"3"}) never matches; If-None-Match compares weakly. A malformed list
-     * matches nothing.
-     */
-    static StockPrecondition precondition(String ifMatch, String ifNoneMatch) {
-        boolean matchAny = ifMatch != null && "*".equals(ifMatch.strip());
-        boolean noneMatchAny = ifNoneMatch != null && "*".equals(ifNoneMatch.strip());
-        return new StockPrecondition(ifMatch == null || ifMatch.isBlank() || matchAny ? null : versions(ifMatch, true),
-            matchAny, ifNoneMatch == null || ifNoneMatch.isBlank() || noneMatchAny ? null
-                : versions(ifNoneMatch, false), noneMatchAny);
-    }
-
-    /** The versions an entity-tag list names; weak tags only when {@code strong} is false. */
-    private static Set<Long> versions(String list, boolean strong) {
-        Set<Long> versions = new HashSet<>();
-        Matcher tag = ENTITY_TAG.matcher(list);
-        int end = 0;
-        while (tag.find() && tag.start() == end) {
-            end = tag.end();
-            boolean weak = tag.group(1) != null;
-            if ((!weak || !strong) && tag.group(2).matches("0|[1-9][0-9]{0,17}")) {
-                versions.add(Long.parseLong(tag.group(2)));
-            }
-        }
-        return end == list.length() ? versions : Set.of();
-    }
-
-    private static Response tagged(StockItem item) {
-        return Response.ok(StockResponse.from(item)).tag(new EntityTag(Long.toString(item.version()))).build();
+        return inventory.adjust(RestCall.requireAccess(), RestCall.ticket(), sku, request).map(RestAnswers::answer);
     }
 }

@@ -1,24 +1,16 @@
 package io.ghostguard.orders.api;
 
-import io.ghostguard.config.EndpointOverrideNames;
-import io.ghostguard.api.Links;
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
-import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.idempotency.CurrentTicket;
-import io.ghostguard.idempotency.IdempotencyPolicy;
-import io.ghostguard.idempotency.Ticket;
-import io.ghostguard.limits.RateLimiter;
-import io.ghostguard.orders.OrderPlacement;
-import io.ghostguard.orders.OrderService;
-import io.ghostguard.orders.PlaceOrderCommand;
-import io.ghostguard.orders.Placement;
-import io.ghostguard.security.Access;
-import io.ghostguard.security.CurrentAccess;
-import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.catalogue.Catalogued;
+import io.ghostguard.orders.app.OrderApplication;
+import io.ghostguard.orders.app.OrderResponse;
+import io.ghostguard.orders.app.PlaceOrderRequest;
+import io.ghostguard.rest.RestAnswers;
+import io.ghostguard.rest.RestCall;
 import io.ghostguard.security.Scopes;
-import io.ghostguard.telemetry.SpanAttributes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -44,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Orders: place, read, list and cancel. */
+/** Orders on REST: place, read, list and cancel, each translated to {@link OrderApplication}. */
 @Path(Routes.ORDERS)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Orders")
@@ -52,23 +44,10 @@ public class OrderResource {
 
     private static final String LIMIT_MESSAGE = "must be an integer from 1 to orders.paging.max-limit (100)";
 
-    private final OrderService orders;
-    private final OrderPlacement placement;
-    private final IdentityResolver identities;
-    private final OrdersConfig config;
-    private final Links links;
-    private final RateLimiter limiter;
-    private final Cursors cursors;
+    private final OrderApplication orders;
 
-    public OrderResource(OrderService orders, OrderPlacement placement, IdentityResolver identities,
-                         OrdersConfig config, Links links, RateLimiter limiter, Cursors cursors) {
-        this.cursors = cursors;
+    public OrderResource(OrderApplication orders) {
         this.orders = orders;
-        this.placement = placement;
-        this.identities = identities;
-        this.config = config;
-        this.links = links;
-        this.limiter = limiter;
     }
 
     /** Places and pays an order in one atomic step. */
@@ -94,15 +73,10 @@ public class OrderResource {
         + "clientReference names another order (problem type client-reference-conflict)")
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
-    @IdempotencyPolicy(value = EndpointOverrideNames.PLACE_ORDER, commitsInEffect = true)
+    @Catalogued(ApiOperation.PLACE_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
-        Access access = CurrentAccess.get().orElseThrow();
-        Ticket ticket = CurrentTicket.get().orElse(null);
-        return placement.place(new PlaceOrderCommand(access.actor().tenant(), request.toCommand(),
-                ticket == null ? null : ticket.operationKey(), limiter.spendLimit(access),
-                ticket == null ? null : ticket.commit(links.order(""))))
-            .map(this::placed);
+        return orders.place(RestCall.requireAccess(), RestCall.ticket(), request).map(RestAnswers::answer);
     }
 
     /** One order of the caller's tenant. */
@@ -110,16 +84,14 @@ public class OrderResource {
     @Path(Routes.ONE_ORDER)
     @Operation(operationId = "getOrder",
         summary = "Read one order", description = "One order of the caller's tenant; another tenant's order is not found.")
+    @Catalogued(ApiOperation.GET_ORDER)
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "The order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     public Uni<OrderResponse> order(
         @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
-        SpanAttributes.orderId(id);
-        return identities.current()
-            .flatMap(actor -> orders.order(actor.tenant(), id))
-            .map(OrderResponse::from);
+        return orders.order(RestCall.requireAccess(), id);
     }
 
     /** Orders newest first, optionally of one customer, with cursor paging. */
@@ -127,6 +99,7 @@ public class OrderResource {
     @Operation(operationId = "listOrders",
         summary = "List orders, newest first", description = "Cursor paging: pass nextCursor of one page as cursor to "
             + "get the next.")
+    @Catalogued(ApiOperation.LIST_ORDERS)
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "One page; nextCursor is null on the last page")
     @APIResponse(responseCode = "400", description = "Invalid limit or cursor (problem type invalid-request)")
@@ -140,12 +113,7 @@ public class OrderResource {
         @QueryParam("cursor") @Size(max = 64)
             @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")
         String cursor) {
-        int size = PageSize.of(limit == null ? null : Integer.valueOf(limit), config.paging());
-        return identities.current()
-            .flatMap(actor -> orders.list(actor.tenant(), customerId, cursors.before(actor.tenant(), customerId,
-                    cursor), size)
-                .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),
-                    cursors.encode(actor.tenant(), customerId, page.nextCursor()))));
+        return orders.list(RestCall.requireAccess(), customerId, limit == null ? null : Integer.valueOf(limit), cursor);
     }
 
     /** Cancels an order: restock and refund once; cancelling again returns the same order. */
@@ -156,26 +124,12 @@ public class OrderResource {
         + "Cancelling a cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
-    @IdempotencyPolicy(EndpointOverrideNames.CANCEL_ORDER)
+    @Catalogued(ApiOperation.CANCEL_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
-        SpanAttributes.orderId(id);
-        return identities.current()
-            .flatMap(actor -> orders.cancel(actor.tenant(), id))
-            .map(OrderResponse::from);
+        return orders.cancel(RestCall.requireAccess(), id);
     }
 
-    private Response placed(Placement placement) {
-        SpanAttributes.orderId(placement.order().id());
-        Response.ResponseBuilder response = placement.created() ? Response.status(Response.Status.CREATED)
-            : Response.ok();
-        return response
-            .header(HttpHeaders.LOCATION, links.order(placement.order().id()))
-            // The stored record is the body (the script writes it in OrderResponse's layout): the first answer is
-            // the bytes every replay gets, without reading the order into objects and writing it out again.
-            .entity(placement.record() != null ? placement.record() : OrderResponse.from(placement.order()))
-            .build();
-    }
 }

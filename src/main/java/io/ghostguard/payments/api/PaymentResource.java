@@ -3,8 +3,11 @@ package io.ghostguard.payments.api;
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.api.Patterns;
 import io.ghostguard.api.Routes;
-import io.ghostguard.payments.LedgerReader;
-import io.ghostguard.security.IdentityResolver;
+import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.catalogue.Catalogued;
+import io.ghostguard.payments.app.LedgerEntryResponse;
+import io.ghostguard.payments.app.PaymentApplication;
+import io.ghostguard.rest.RestCall;
 import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -26,12 +29,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Payments")
 public class PaymentResource {
 
-    private final LedgerReader ledger;
-    private final IdentityResolver identities;
+    private final PaymentApplication payments;
 
-    public PaymentResource(LedgerReader ledger, IdentityResolver identities) {
-        this.ledger = ledger;
-        this.identities = identities;
+    public PaymentResource(PaymentApplication payments) {
+        this.payments = payments;
     }
 
     /** Every ledger entry of one order, oldest first; one page, so {@code nextCursor} is always null. */
@@ -39,6 +40,7 @@ public class PaymentResource {
     @Operation(operationId = "listPayments",
         summary = "Ledger entries of one order", description = "The CHARGE of a confirmed order and the REFUND of its "
             + "cancellation, oldest first.")
+    @Catalogued(ApiOperation.LIST_PAYMENTS)
     @RolesAllowed(Scopes.ORDERS_READ)
     @APIResponse(responseCode = "200", description = "Entries, oldest first")
     @APIResponse(responseCode = "404", description = "The tenant has no such order (problem type not-found)")
@@ -46,8 +48,6 @@ public class PaymentResource {
         @QueryParam("orderId") @NotNull @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
         String orderId) {
-        return identities.current()
-            .flatMap(actor -> ledger.entriesOf(actor.tenant(), orderId))
-            .map(entries -> new PageResponse<>(entries.stream().map(LedgerEntryResponse::from).toList(), null));
+        return payments.entries(RestCall.requireAccess(), orderId);
     }
 }

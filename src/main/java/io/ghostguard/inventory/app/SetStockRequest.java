@@ -1,4 +1,4 @@
-package io.ghostguard.inventory.api;
+package io.ghostguard.inventory.app;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -1,4 +1,4 @@
-package io.ghostguard.payments.api;
+package io.ghostguard.payments.app;
 
 import io.ghostguard.payments.LedgerEntry;
 import io.ghostguard.payments.LedgerEntryType;

@@ -1,4 +1,4 @@
-package io.ghostguard.orders.api;
+package io.ghostguard.orders.app;
 
 import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Mcp.call;

@@ -1,4 +1,4 @@
-package io.ghostguard.orders.api;
+package io.ghostguard.orders.app;
 
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.input.InvalidInputException;

@@ -1,4 +1,4 @@
-package io.ghostguard.orders.api;
+package io.ghostguard.orders.app;
 
 import io.ghostguard.orders.Order;
 import io.ghostguard.orders.OrderStatus;

@@ -1,4 +1,4 @@
-package io.ghostguard.inventory.api;
+package io.ghostguard.inventory.app;
 
 import io.ghostguard.inventory.StockItem;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
