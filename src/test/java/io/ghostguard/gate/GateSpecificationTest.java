@@ -18,8 +18,10 @@ import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkiverse.mcp.server.MetaKey;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
@@ -151,10 +153,14 @@ class GateSpecificationTest {
             return Fingerprint.of(scope[0], scope[1], body(sku, quantity, payment).getBytes(StandardCharsets.UTF_8));
         }
 
-        String storageKey(String principal, String key) {
+        /** The scoped hash of {@code principal}'s {@code key} on this surface. */
+        String scopedHash(String principal, String key) {
             String[] scope = scope().split("\u0000");
-            return "idem:{t:" + Tokens.TENANT + "}:" + IdempotencyKey.scopedHash(Tokens.TENANT, principal, scope[0],
-                scope[1], key);
+            return TestKeys.scopedHash(principal, scope[0], scope[1], key);
+        }
+
+        String storageKey(String principal, String key) {
+            return TestKeys.key(Keyspace.IDEMPOTENCY, scopedHash(principal, key));
         }
     }
 
@@ -304,7 +310,7 @@ class GateSpecificationTest {
         String token = human(subject);
         String key = unique("key");
         String claimed = surface.storageKey(subject, key);
-        String operationKey = "opkey" + claimed.substring("idem".length());
+        String operationKey = TestKeys.key(Keyspace.OPERATION_KEY, surface.scopedHash(subject, key));
         // The provider takes longer than the lease: when the placing script runs, the claim is gone.
         provider.duringNextAuthorisation(() -> redis.command("DEL", claimed));
         Answer lost = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
@@ -369,7 +375,7 @@ class GateSpecificationTest {
         stock(sku, 10, 60_000_000);
         // Each principal places twice at most (the unclaimed and MCP write quotas of this profile).
         String fresh = unique("spender");
-        String freshCounter = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(fresh);
+        String freshCounter = TestKeys.key(Keyspace.SPEND, "EUR:" + Limits.subject(fresh));
         Answer tooMuch = surface.place(human(fresh), PLAIN, unique("key"), sku, 2, "tok_ok");
         assertEquals(429, tooMuch.status());
         assertEquals("spend-cap-exceeded", tooMuch.type());
@@ -379,7 +385,7 @@ class GateSpecificationTest {
         assertTrue(Long.parseLong(redis.command("PTTL", freshCounter).substring(1)) > 0, "the window has its clock");
 
         String clockless = unique("spender");
-        String clocklessCounter = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(clockless);
+        String clocklessCounter = TestKeys.key(Keyspace.SPEND, "EUR:" + Limits.subject(clockless));
         assertEquals(201, surface.place(human(clockless), PLAIN, unique("key"), sku, 1, "tok_ok").status());
         assertEquals(":1", redis.command("PERSIST", clocklessCounter));
         assertEquals("spend-cap-exceeded", surface.place(human(clockless), PLAIN, unique("key"), sku, 1, "tok_ok")

@@ -28,6 +28,7 @@ import io.ghostguard.orders.Placement;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.Mcp;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.ghostguard.telemetry.MetricNames;
@@ -51,7 +52,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -78,7 +78,7 @@ class IdempotencyFaultTest {
 
     @Test
     void staleOwnerCanNeitherCommitNorRelease() throws InterruptedException {
-        String key = "idem:{t:default}:" + unique("fenced");
+        String key = TestKeys.key(Keyspace.IDEMPOTENCY, unique("fenced"));
         Duration shortLease = Duration.ofMillis(150);
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
@@ -116,7 +116,7 @@ class IdempotencyFaultTest {
             "crashed-execution");
         Placement first = orders.place(new PlaceOrderCommand(new TenantId(Tokens.TENANT), command, operation, null, null))
             .await().atMost(Duration.ofSeconds(10));
-        String storageKey = "idem:{t:default}:" + hash;
+        String storageKey = TestKeys.key(Keyspace.IDEMPOTENCY, hash);
         assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
                 Duration.ofMillis(300), null, null)
             .await().atMost(AWAIT).held().isEmpty());
@@ -264,10 +264,7 @@ class IdempotencyFaultTest {
             .statusCode(201).extract().jsonPath().getString("id");
         double before = failOpenCount();
         // Only the idempotency keys become unwritable (ACL), the domain keys keep working.
-        String[] domainKeys = Stream.of(Keyspace.values()).filter(kind -> kind != Keyspace.IDEMPOTENCY)
-            .map(kind -> "~" + kind.prefix() + ":*").toArray(String[]::new);
-        String denied = redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
-            Stream.of(domainKeys)).toArray(String[]::new));
+        String denied = redis.command(TestKeys.aclReachingOnly(TestKeys.allBut(Keyspace.IDEMPOTENCY)));
         assertEquals("+OK", denied);
         try {
             withKey(unique("key")).post(ORDERS + "/" + id + "/cancellation").then().statusCode(200)
@@ -290,10 +287,7 @@ class IdempotencyFaultTest {
             "customerId", "c1", "currency", "EUR", "paymentToken", "tok_ok",
             "items", List.of(Map.of("sku", sku, "quantity", 1))))).getString("id");
         double before = failOpenCount("mcp/cancel_order");
-        String[] domainKeys = Stream.of(Keyspace.values()).filter(kind -> kind != Keyspace.IDEMPOTENCY)
-            .map(kind -> "~" + kind.prefix() + ":*").toArray(String[]::new);
-        assertEquals("+OK", redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
-            Stream.of(domainKeys)).toArray(String[]::new)));
+        assertEquals("+OK", redis.command(TestKeys.aclReachingOnly(TestKeys.allBut(Keyspace.IDEMPOTENCY))));
         try {
             assertEquals("CANCELLED", Mcp.structured(Mcp.call(client, "cancel_order", Map.of("idempotencyKey",
                 unique("key"), "orderId", id))).getString("status"), "cancel-order fails open on MCP as on REST");

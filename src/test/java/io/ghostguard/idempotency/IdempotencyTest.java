@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -217,8 +218,7 @@ class IdempotencyTest {
         stock(sku, 10, 100);
         String key = unique("key");
         String body = orderBody("c1", sku, 1, "tok_ok");
-        String storageKey = "idem:{t:default}:"
-            + IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
+        String storageKey = storageKeyOf(key);
         String fingerprint = Fingerprint.of("POST", ORDERS, body.getBytes(StandardCharsets.UTF_8));
         String pending = IdempotencyRecord.pending("someone-else", fingerprint).encode();
         assertEquals("+OK", redis.command("SET", storageKey, pending, "PX", "30000"));
@@ -273,8 +273,7 @@ class IdempotencyTest {
         stock(sku, 10, 100);
         String key = "raw-secret-" + unique("k");
         withKey(key).body(orderBody("c1", sku, 1, "tok_ok")).post(ORDERS).then().statusCode(201);
-        String storageKey = "idem:{t:default}:"
-            + IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", ORDERS, key);
+        String storageKey = storageKeyOf(key);
         long ttl = Long.parseLong(redis.command("PTTL", storageKey).substring(1));
         assertTrue(ttl > IdempotencyTestProfile.RETENTION.toMillis() - 10_000
             && ttl <= IdempotencyTestProfile.RETENTION.toMillis(), "ttl was " + ttl);
@@ -321,7 +320,6 @@ class IdempotencyTest {
     }
 
     private static String storageKeyOf(String key) {
-        return "idem:{t:" + Tokens.TENANT + "}:" + IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST",
-            ORDERS, key);
+        return TestKeys.idempotency("POST", ORDERS, key);
     }
 }

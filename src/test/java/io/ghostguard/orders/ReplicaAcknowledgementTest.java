@@ -14,7 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.ghostguard.devredis.RedisServerProcess;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -63,7 +65,7 @@ class ReplicaAcknowledgementTest {
             given().queryParam("orderId", id).get("/api/v1/payments").then().body("items.size()", equalTo(1));
             String fresh = given().contentType("application/json").header("Idempotency-Key", unique("key"))
                 .body(body).post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
-            assertEquals(":1", replica.command("EXISTS", "order:{t:default}:" + fresh));
+            assertEquals(":1", replica.command("EXISTS", TestKeys.key(Keyspace.ORDER, fresh)));
         }
     }
 
