@@ -25,6 +25,7 @@ import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrder;
 import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.orders.Placement;
+import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.Mcp;
 import io.ghostguard.support.RedisTestResource;
@@ -83,7 +84,7 @@ class IdempotencyFaultTest {
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
         assertTrue(store.claim(key, claimA, shortLease, null, null).await().atMost(AWAIT).held().isEmpty());
-        Thread.sleep(shortLease.toMillis() + 100);
+        awaitExpiry(key);
         assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null, null).await().atMost(AWAIT).held().isEmpty(),
             "after the lease another request may claim");
 
@@ -247,13 +248,8 @@ class IdempotencyFaultTest {
     }
 
     private static void awaitKeys(List<String> keys, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (keys.size() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the agents stopped making progress");
-            }
-            Thread.sleep(20);
-        }
+        Await.until(() -> "the agents stopped making progress: " + keys.size() + " of " + count + " keys",
+            Duration.ofSeconds(60), () -> keys.size() >= count);
     }
 
     @Test
@@ -312,12 +308,7 @@ class IdempotencyFaultTest {
     }
 
     private void awaitExpiry(String storageKey) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!":0".equals(redis.command("EXISTS", storageKey))) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("lease did not expire");
-            }
-            Thread.sleep(20);
-        }
+        Await.until("the lease of " + storageKey + " expired", Duration.ofSeconds(5),
+            () -> ":0".equals(redis.command("EXISTS", storageKey)));
     }
 }
