@@ -97,23 +97,4 @@ class PaymentAuthorizationTest {
         assertNotEquals(refused, placed, "a fresh authorisation, never the voided one");
         assertFalse(provider.voided(placed));
     }
-
-    @Test
-    void aLateReuseOfAKeyNeverVoidsTheAuthorisationOfTheOrderItPlaced() {
-        String sku = unique("late");
-        stock(sku, 10, 100);
-        String key = unique("key");
-        String body = OrderRequest.order().line(sku, 1).json();
-        String live = withKey(key).body(body).post(ORDERS).then().statusCode(201).extract().jsonPath()
-            .getString("paymentId");
-        // The stored response expires (retention); the order and its natural key live on.
-        redis.command("DEL", storageKeyOf(key));
-        String other = OrderRequest.order().line(sku, 2).json();
-        withKey(key).body(other).post(ORDERS).then().statusCode(422).body("type", org.hamcrest.Matchers.endsWith(
-            "idempotency-key-reused"));
-        assertFalse(provider.voided(live), "the CONFIRMED order keeps its authorisation");
-        assertNotEquals(live, provider.lastIssued());
-        assertTrue(provider.voided(provider.lastIssued()), "the reuse's own authorisation is voided");
-        assertEquals(9, available(sku));
-    }
 }
