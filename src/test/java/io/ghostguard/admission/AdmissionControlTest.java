@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
@@ -20,6 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -85,10 +87,9 @@ class AdmissionControlTest {
         // the body is read), so nothing of them reached Redis yet.
         try (java.net.Socket first = hold(agent, heldKey, body); java.net.Socket second = hold(agent, unique("held"),
             body)) {
-            for (int i = 0; i < 250 && metrics().series("admission_in_flight").stream()
-                .mapToDouble(PrometheusText.Sample::value).sum() < 2; i++) {
-                Thread.sleep(20);
-            }
+            Await.until("both held placements are admitted and in flight", Duration.ofSeconds(5),
+                () -> metrics().series("admission_in_flight").stream().mapToDouble(PrometheusText.Sample::value)
+                    .sum() >= 2);
             long start = System.nanoTime();
             Response refused = as(agent).contentType("application/json").header("Idempotency-Key", unique("k"))
                 .body(body).post("/api/v1/orders");

@@ -5,11 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.redis.LuaScript;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.tenant.Keyspace;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 
 class RedisServerProcessTest {
+
+    /** A key of the tenant {@code dev}. */
+    private static String dev(Keyspace kind, String suffix) {
+        return TestKeys.key("dev", kind, suffix);
+    }
 
     @Test
     void embeddedBinaryServesWhenPathHasNoRedis() {
@@ -31,19 +38,22 @@ class RedisServerProcessTest {
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort("")) {
             TestRedis redis = new TestRedis(server);
             assertTrue(redis.command("INFO", "server").contains("redis_version:6."), "the embedded 6.2 binary");
-            String idem = "idem:{t:dev}:k";
+            String idem = dev(Keyspace.IDEMPOTENCY, "k");
             String pending = "P\nowner\nfp";
             String claim = LuaScript.load("idempotency-claim", "gcra", "claim").source();
-            assertTrue(redis.command("EVAL", claim, "3", idem, "nk:{t:dev}:p", "rl:{t:dev}:writes:p", pending, "30000",
+            String newKeys = dev(Keyspace.NEW_KEYS, "p");
+            String writes = dev(Keyspace.RATE_LIMIT, "writes:p");
+            assertTrue(redis.command("EVAL", claim, "3", idem, newKeys, writes, pending, "30000",
                 "10", "3600000", "10", "60000").startsWith("claimed"));
-            assertTrue(redis.command("EVAL", claim, "3", idem, "nk:{t:dev}:p", "rl:{t:dev}:writes:p", pending, "30000",
+            assertTrue(redis.command("EVAL", claim, "3", idem, newKeys, writes, pending, "30000",
                 "10", "3600000", "10", "60000").startsWith("existing"), "a twin finds the claim");
-            redis.command("HSET", "inv:{t:dev}:mug", "available", "5", "unitPrice", "100", "currency", "EUR",
+            redis.command("HSET", dev(Keyspace.INVENTORY, "mug"), "available", "5", "unitPrice", "100", "currency", "EUR",
                 "version", "1");
             String place = LuaScript.committing("place-order").source();
-            String reply = redis.command("EVAL", place, "10", idem, "order:{t:dev}:o1", "ledger:{t:dev}:o1",
-                "orders:{t:dev}:all", "orders:{t:dev}:customer:c1", "seq:{t:dev}:orders", "opkey:{t:dev}:k",
-                "cref:{t:dev}:-", "spend:{t:dev}:-", "inv:{t:dev}:mug",
+            String reply = redis.command("EVAL", place, "10", idem, dev(Keyspace.ORDER, "o1"),
+                dev(Keyspace.LEDGER, "o1"), dev(Keyspace.ORDER_INDEX, "all"), dev(Keyspace.ORDER_INDEX, "customer:c1"),
+                dev(Keyspace.SEQUENCE, "orders"), dev(Keyspace.OPERATION_KEY, "k"), dev(Keyspace.CLIENT_REFERENCE, "-"),
+                dev(Keyspace.SPEND, "-"), dev(Keyspace.INVENTORY, "mug"),
                 "1", "7", pending, "600000", "created", "D\nfp\n201\napplication/json\n/api/v1/orders/", "existing",
                 "D\nfp\n200\napplication/json\n/api/v1/orders/", "3",
                 "o1", "c1", "EUR", "pay_1", "", "2026-12-01T00:00:00Z", "digest", "led_1", "content", "", "0",
@@ -51,10 +61,11 @@ class RedisServerProcessTest {
             assertTrue(reply.startsWith("stored\ncreated"), reply);
             assertTrue(redis.command("GET", idem).startsWith("D\nfp\n201\napplication/json\n/api/v1/orders/o1\n{"),
                 "the answer stored with the order");
-            assertEquals("3", redis.command("HGET", "inv:{t:dev}:mug", "available"));
+            assertEquals("3", redis.command("HGET", dev(Keyspace.INVENTORY, "mug"), "available"));
             String commit = LuaScript.load("idempotency-commit").source();
-            redis.command("SET", "idem:{t:dev}:d", pending);
-            assertEquals(":1", redis.command("EVAL", commit, "1", "idem:{t:dev}:d", pending,
+            String declined = dev(Keyspace.IDEMPOTENCY, "d");
+            redis.command("SET", declined, pending);
+            assertEquals(":1", redis.command("EVAL", commit, "1", declined, pending,
                 "D\nfp\n402\napplication/problem+json\n\n{}", "600000"), "a decline is stored");
         }
     }

@@ -18,8 +18,10 @@ import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkiverse.mcp.server.MetaKey;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
@@ -32,6 +34,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +57,7 @@ class GateSpecificationTest {
     /** Two writes and three fresh keys for callers without a claim, on either surface; plenty for humans. */
     public static class SmallWrites implements QuarkusTestProfile {
         static final int WRITES = 2;
+        static final Duration IN_FLIGHT_WAIT = Duration.ofMillis(200);
 
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -63,7 +67,7 @@ class GateSpecificationTest {
                 limits.put("orders.limits.writes." + caller + ".window", "PT1H");
                 limits.put("orders.limits.new-keys." + caller + ".quota", "3");
             }
-            limits.put("orders.idempotency.in-flight-wait", "PT0.2S");
+            limits.put("orders.idempotency.in-flight-wait", IN_FLIGHT_WAIT.toString());
             return limits;
         }
     }
@@ -82,6 +86,10 @@ class GateSpecificationTest {
                     .contentType("application/json").header(IdempotencyKey.HEADER, key)
                     .body(request)
                     .post("/api/v1/orders");
+                if (response.statusCode() >= 400) {
+                    assertEquals("application/problem+json", response.contentType().split(";")[0].trim(),
+                        "REST refuses with a problem document");
+                }
                 JsonObject body = new JsonObject(response.asString());
                 return new Answer(response.statusCode(), body, "true".equals(response.header(
                     IdempotencyKey.REPLAYED_HEADER)), response.header("RateLimit"), response.header("Retry-After"));
@@ -151,10 +159,14 @@ class GateSpecificationTest {
             return Fingerprint.of(scope[0], scope[1], body(sku, quantity, payment).getBytes(StandardCharsets.UTF_8));
         }
 
-        String storageKey(String principal, String key) {
+        /** The scoped hash of {@code principal}'s {@code key} on this surface. */
+        String scopedHash(String principal, String key) {
             String[] scope = scope().split("\u0000");
-            return "idem:{t:" + Tokens.TENANT + "}:" + IdempotencyKey.scopedHash(Tokens.TENANT, principal, scope[0],
-                scope[1], key);
+            return TestKeys.scopedHash(principal, scope[0], scope[1], key);
+        }
+
+        String storageKey(String principal, String key) {
+            return TestKeys.key(Keyspace.IDEMPOTENCY, scopedHash(principal, key));
         }
     }
 
@@ -186,6 +198,14 @@ class GateSpecificationTest {
             .put("/api/v1/inventory/" + sku).then().log().ifValidationFails().statusCode(200);
     }
 
+    /** Stock of a SKU that exists set anew, by the same person (a change names the version it replaces: any). */
+    private static void restock(String sku, long available, long unitPrice) {
+        as(Tokens.token().subject("stock-keeper").callerType("human").sign())
+            .contentType("application/json").header("If-Match", "*")
+            .body(Map.of("available", available, "unitPrice", unitPrice, "currency", "EUR"))
+            .put("/api/v1/inventory/" + sku).then().log().ifValidationFails().statusCode(200);
+    }
+
     private static String unclaimed(String subject) {
         return Tokens.token().subject(subject).sign();
     }
@@ -208,6 +228,7 @@ class GateSpecificationTest {
         Answer replayed = surface.place(token, PLAIN, first, sku, 1, "tok_declined");
         assertEquals(402, replayed.status());
         assertTrue(replayed.replayed(), "the decline was stored through the same path");
+        assertEquals("payment-declined", replayed.type());
         for (int i = 0; i < 5; i++) {
             Answer over = surface.place(token, PLAIN, unique("key"), sku, 1, "tok_declined");
             assertEquals(429, over.status());
@@ -251,6 +272,9 @@ class GateSpecificationTest {
         assertEquals(201, second.status(), "another subject's own execution");
         assertFalse(second.replayed());
         assertNotEquals(first.body().getString("id"), second.body().getString("id"));
+        Answer secondAgain = surface.place(two, PLAIN, key, sku, 1, "tok_ok");
+        assertTrue(secondAgain.replayed(), "each subject's retry replays its own execution");
+        assertEquals(second.body().getString("id"), secondAgain.body().getString("id"));
         assertEquals(8, available(sku));
     }
 
@@ -271,6 +295,18 @@ class GateSpecificationTest {
         assertEquals("idempotency-key-reused", reused.type());
         assertEquals(calls, provider.authorizations("tok_ok"), "neither reached the provider");
         assertEquals(8, available(sku));
+
+        // A business refusal is stored as well: its retry is answered from the store even once stock arrived.
+        String shortKey = unique("key");
+        Answer refused = surface.place(token, PLAIN, shortKey, sku, 20, "tok_ok");
+        assertEquals(409, refused.status());
+        assertEquals("insufficient-stock", refused.type());
+        restock(sku, 30, 100);
+        Answer stored = surface.place(token, PLAIN, shortKey, sku, 20, "tok_ok");
+        assertEquals(409, stored.status());
+        assertTrue(stored.replayed(), "the refusal is replayed, not decided again");
+        assertEquals("insufficient-stock", stored.type());
+        assertEquals(30, available(sku));
     }
 
     @ParameterizedTest
@@ -286,10 +322,16 @@ class GateSpecificationTest {
         redis.command("SET", claimed, IdempotencyRecord.pending("another-instance", surface.fingerprint(sku, 1,
             "tok_ok")).encode(), "PX", "30000");
         long calls = provider.authorizations("tok_ok");
+        long started = System.nanoTime();
         Answer twin = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
+        long waitedMillis = (System.nanoTime() - started) / 1_000_000;
         assertEquals(409, twin.status());
         assertEquals("idempotency-request-in-progress", twin.type());
+        assertNotNull(twin.retryAfter(), "the retry advice is there on both surfaces");
+        assertTrue(waitedMillis >= SmallWrites.IN_FLIGHT_WAIT.toMillis(),
+            "a twin waits for the running request first, waited " + waitedMillis + " ms");
         assertEquals(calls, provider.authorizations("tok_ok"), "the twin reached nothing outside Redis");
+        assertEquals(10, available(sku), "the twin took nothing");
         redis.command("DEL", claimed);
         assertEquals(201, surface.place(token, PLAIN, key, sku, 1, "tok_ok").status(), "once it is gone, it runs");
         assertEquals(9, available(sku));
@@ -304,7 +346,7 @@ class GateSpecificationTest {
         String token = human(subject);
         String key = unique("key");
         String claimed = surface.storageKey(subject, key);
-        String operationKey = "opkey" + claimed.substring("idem".length());
+        String operationKey = TestKeys.key(Keyspace.OPERATION_KEY, surface.scopedHash(subject, key));
         // The provider takes longer than the lease: when the placing script runs, the claim is gone.
         provider.duringNextAuthorisation(() -> redis.command("DEL", claimed));
         Answer lost = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
@@ -337,10 +379,23 @@ class GateSpecificationTest {
         String key = unique("key");
         Answer live = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
         assertEquals(201, live.status());
+        String order = live.body().getString("id");
+        String hold = live.body().getString("paymentId");
+        // The stored answer expired (retention); the order and its natural key live on.
         redis.command("DEL", surface.storageKey(subject, key));
         Answer reused = surface.place(token, PLAIN, key, sku, 2, "tok_ok");
         assertEquals(422, reused.status());
-        assertFalse(provider.voided(live.body().getString("paymentId")), "the CONFIRMED order keeps its hold");
+        assertEquals("idempotency-key-reused", reused.type());
+        assertFalse(reused.body().encode().contains(order), "the refusal tells nothing of the order");
+        assertFalse(provider.voided(hold), "the CONFIRMED order keeps its hold");
+        assertNotEquals(hold, provider.lastIssued());
+        assertTrue(provider.voided(provider.lastIssued()), "the reuse's own authorisation is voided");
+        assertEquals(9, available(sku), "nothing placed for the other request");
+
+        Answer again = surface.place(token, PLAIN, key, sku, 1, "tok_ok");
+        assertEquals(200, again.status(), "the first request again finds its order by its natural key");
+        assertEquals(order, again.body().getString("id"));
+        assertEquals(live.body().getString("customerId"), again.body().getString("customerId"));
         assertEquals(9, available(sku));
     }
 
@@ -359,7 +414,13 @@ class GateSpecificationTest {
         assertTrue(quotedAndNull.replayed(), "the quoted key is the key, an explicit null the absent member");
         assertEquals(first.body(), quotedAndNull.body());
         assertEquals(400, surface.send(token, PLAIN, "a," + key, absent.encode()).status(), "two keys joined");
-        assertEquals(9, available(sku));
+        String other = unique("key");
+        Answer nullFirst = surface.send(token, PLAIN, other, absent.copy().putNull("clientReference").encode());
+        assertEquals(201, nullFirst.status());
+        Answer absentAfter = surface.send(token, PLAIN, other, absent.encode());
+        assertTrue(absentAfter.replayed(), "either way round");
+        assertEquals(nullFirst.body(), absentAfter.body());
+        assertEquals(8, available(sku));
     }
 
     @ParameterizedTest
@@ -369,7 +430,7 @@ class GateSpecificationTest {
         stock(sku, 10, 60_000_000);
         // Each principal places twice at most (the unclaimed and MCP write quotas of this profile).
         String fresh = unique("spender");
-        String freshCounter = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(fresh);
+        String freshCounter = TestKeys.key(Keyspace.SPEND, "EUR:" + Limits.subject(fresh));
         Answer tooMuch = surface.place(human(fresh), PLAIN, unique("key"), sku, 2, "tok_ok");
         assertEquals(429, tooMuch.status());
         assertEquals("spend-cap-exceeded", tooMuch.type());
@@ -379,7 +440,7 @@ class GateSpecificationTest {
         assertTrue(Long.parseLong(redis.command("PTTL", freshCounter).substring(1)) > 0, "the window has its clock");
 
         String clockless = unique("spender");
-        String clocklessCounter = "spend:{t:" + Tokens.TENANT + "}:EUR:" + Limits.subject(clockless);
+        String clocklessCounter = TestKeys.key(Keyspace.SPEND, "EUR:" + Limits.subject(clockless));
         assertEquals(201, surface.place(human(clockless), PLAIN, unique("key"), sku, 1, "tok_ok").status());
         assertEquals(":1", redis.command("PERSIST", clocklessCounter));
         assertEquals("spend-cap-exceeded", surface.place(human(clockless), PLAIN, unique("key"), sku, 1, "tok_ok")

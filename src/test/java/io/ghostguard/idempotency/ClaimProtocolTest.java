@@ -14,7 +14,9 @@ import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,7 +41,7 @@ class ClaimProtocolTest {
     ClaimProtocol protocol;
 
     private static String key() {
-        return "idem:{t:protocol}:" + unique("k");
+        return TestKeys.key("protocol", Keyspace.IDEMPOTENCY, unique("k"));
     }
 
     private ClaimProtocol.Decision begin(String key, String fingerprint, Duration wait) {
@@ -203,7 +205,7 @@ class ClaimProtocolTest {
     void aClaimWhoseCallTimedOutIsReleasedInTheBackgroundLongBeforeItsLease() throws InterruptedException {
         String key = key();
         // The fresh key is counted by the claim script itself, so the counter proves that the script did run.
-        KeyBudget budget = new KeyBudget("nk:{t:protocol}:" + unique("p"), 10, Duration.ofHours(1));
+        KeyBudget budget = new KeyBudget(TestKeys.key("protocol", Keyspace.NEW_KEYS, unique("p")), 10, Duration.ofHours(1));
         redis.pause();
         try {
             // The claim script waits in the stalled server; the caller gives up after the command timeout and is

@@ -25,9 +25,11 @@ import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrder;
 import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.orders.Placement;
+import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.Mcp;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.ghostguard.telemetry.MetricNames;
@@ -51,7 +53,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -78,12 +79,12 @@ class IdempotencyFaultTest {
 
     @Test
     void staleOwnerCanNeitherCommitNorRelease() throws InterruptedException {
-        String key = "idem:{t:default}:" + unique("fenced");
+        String key = TestKeys.key(Keyspace.IDEMPOTENCY, unique("fenced"));
         Duration shortLease = Duration.ofMillis(150);
         IdempotencyRecord claimA = IdempotencyRecord.pending("owner-a", "fp");
         IdempotencyRecord claimB = IdempotencyRecord.pending("owner-b", "fp");
         assertTrue(store.claim(key, claimA, shortLease, null, null).await().atMost(AWAIT).held().isEmpty());
-        Thread.sleep(shortLease.toMillis() + 100);
+        awaitExpiry(key);
         assertTrue(store.claim(key, claimB, Duration.ofSeconds(30), null, null).await().atMost(AWAIT).held().isEmpty(),
             "after the lease another request may claim");
 
@@ -116,7 +117,7 @@ class IdempotencyFaultTest {
             "crashed-execution");
         Placement first = orders.place(new PlaceOrderCommand(new TenantId(Tokens.TENANT), command, operation, null, null))
             .await().atMost(Duration.ofSeconds(10));
-        String storageKey = "idem:{t:default}:" + hash;
+        String storageKey = TestKeys.key(Keyspace.IDEMPOTENCY, hash);
         assertTrue(store.claim(storageKey, IdempotencyRecord.pending("crashed-owner", "fp-irrelevant"),
                 Duration.ofMillis(300), null, null)
             .await().atMost(AWAIT).held().isEmpty());
@@ -247,13 +248,8 @@ class IdempotencyFaultTest {
     }
 
     private static void awaitKeys(List<String> keys, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (keys.size() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the agents stopped making progress");
-            }
-            Thread.sleep(20);
-        }
+        Await.until(() -> "the agents stopped making progress: " + keys.size() + " of " + count + " keys",
+            Duration.ofSeconds(60), () -> keys.size() >= count);
     }
 
     @Test
@@ -264,10 +260,7 @@ class IdempotencyFaultTest {
             .statusCode(201).extract().jsonPath().getString("id");
         double before = failOpenCount();
         // Only the idempotency keys become unwritable (ACL), the domain keys keep working.
-        String[] domainKeys = Stream.of(Keyspace.values()).filter(kind -> kind != Keyspace.IDEMPOTENCY)
-            .map(kind -> "~" + kind.prefix() + ":*").toArray(String[]::new);
-        String denied = redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
-            Stream.of(domainKeys)).toArray(String[]::new));
+        String denied = redis.command(TestKeys.aclReachingOnly(TestKeys.allBut(Keyspace.IDEMPOTENCY)));
         assertEquals("+OK", denied);
         try {
             withKey(unique("key")).post(ORDERS + "/" + id + "/cancellation").then().statusCode(200)
@@ -290,10 +283,7 @@ class IdempotencyFaultTest {
             "customerId", "c1", "currency", "EUR", "paymentToken", "tok_ok",
             "items", List.of(Map.of("sku", sku, "quantity", 1))))).getString("id");
         double before = failOpenCount("mcp/cancel_order");
-        String[] domainKeys = Stream.of(Keyspace.values()).filter(kind -> kind != Keyspace.IDEMPOTENCY)
-            .map(kind -> "~" + kind.prefix() + ":*").toArray(String[]::new);
-        assertEquals("+OK", redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
-            Stream.of(domainKeys)).toArray(String[]::new)));
+        assertEquals("+OK", redis.command(TestKeys.aclReachingOnly(TestKeys.allBut(Keyspace.IDEMPOTENCY))));
         try {
             assertEquals("CANCELLED", Mcp.structured(Mcp.call(client, "cancel_order", Map.of("idempotencyKey",
                 unique("key"), "orderId", id))).getString("status"), "cancel-order fails open on MCP as on REST");
@@ -318,12 +308,7 @@ class IdempotencyFaultTest {
     }
 
     private void awaitExpiry(String storageKey) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!":0".equals(redis.command("EXISTS", storageKey))) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("lease did not expire");
-            }
-            Thread.sleep(20);
-        }
+        Await.until("the lease of " + storageKey + " expired", Duration.ofSeconds(5),
+            () -> ":0".equals(redis.command("EXISTS", storageKey)));
     }
 }

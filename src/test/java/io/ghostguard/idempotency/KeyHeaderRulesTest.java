@@ -71,20 +71,6 @@ class KeyHeaderRulesTest {
     }
 
     @Test
-    void anExplicitNullIsTheSameRequestAsAnAbsentMember() {
-        String sku = unique("null");
-        stock(sku, 10, 100);
-        String key = unique("key");
-        String id = withKey(key).body("{\"customerId\":\"c-1\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],"
-                + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\",\"clientReference\":null}")
-            .post(ORDERS).then().statusCode(201).extract().jsonPath().getString("id");
-        withKey(key).body("{\"customerId\":\"c-1\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],"
-                + "\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}")
-            .post(ORDERS).then().statusCode(201).header(IdempotencyKey.REPLAYED_HEADER, "true").body("id", equalTo(id));
-        assertEquals(9, available(sku));
-    }
-
-    @Test
     void aTrailingSlashIsTheSameRoute() {
         String sku = unique("slash");
         stock(sku, 10, 100);

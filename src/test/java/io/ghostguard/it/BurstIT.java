@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ghostguard.devredis.RedisServerProcess;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.PackagedService;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +51,7 @@ class BurstIT {
         List<Figures> figures = new ArrayList<>();
         try {
             // Stocked in Redis directly, so that nothing has run through an instance before its first burst.
-            redis.command("HSET", "inv:{t:" + Tokens.TENANT + "}:" + SKU, "available", "1000000", "unitPrice", "100",
+            redis.command("HSET", TestKeys.key(Keyspace.INVENTORY, SKU), "available", "1000000", "unitPrice", "100",
                 "currency", "EUR", "version", "1");
             for (int size : List.of(50, 500)) {
                 try (PackagedService service = start(redis)) {

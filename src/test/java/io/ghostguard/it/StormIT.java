@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.devredis.RedisServerProcess;
 import io.ghostguard.support.PackagedService;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -102,7 +104,7 @@ class StormIT {
         assertEquals(0, result.get("redis_mismatch"), "tenants whose orders in Redis differ from the intents answered 2xx");
         long indexed = 0;
         for (int t = 0; t < TENANTS; t++) {
-            indexed += zcard(redis.port(), "orders:{t:storm-" + t + "}:all");
+            indexed += zcard(redis.port(), TestKeys.key("storm-" + t, Keyspace.ORDER_INDEX, "all"));
         }
         // An intent the harness could not settle may or may not have its order; with none left the count is exact.
         long placed = result.get("placed");

@@ -15,8 +15,10 @@ import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.McpStream;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -267,7 +269,7 @@ class McpProtocolTest {
     void aSessionIdlesOutWithItsKeyAndEveryMessageRefreshesIt() throws InterruptedException {
         String token = Tokens.defaultToken();
         String session = open(token);
-        String key = "mcpsession:{t:" + Tokens.TENANT + "}:" + session;
+        String key = TestKeys.key(Keyspace.MCP_SESSION, session);
         long idle = Duration.ofMinutes(10).toMillis();
         assertEquals("+OK", redis.command("SET", key, redis.command("GET", key), "PX", "5000"), "nearly idle");
         send(token, session, PING).then().statusCode(200);

@@ -20,6 +20,7 @@ import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.ghostguard.tenant.Keyspace;
@@ -36,7 +37,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -143,11 +143,8 @@ class McpSurfaceTest {
         assertEquals(402, problem(call(client(token), "place_order", declined)).getInteger("status"));
         var session = client(token);
         // The tool fails on the service's side: the domain's keys refuse, the session's and the gate's do not.
-        String[] reachable = Stream.of(Keyspace.IDEMPOTENCY, Keyspace.RATE_LIMIT, Keyspace.NEW_KEYS,
-            Keyspace.MCP_SESSION, Keyspace.MCP_SESSIONS, Keyspace.MCP_STREAM).map(kind -> "~" + kind.prefix() + ":*")
-            .toArray(String[]::new);
-        assertEquals("+OK", redis.command(Stream.concat(Stream.of("ACL", "SETUSER", "default", "resetkeys"),
-            Stream.of(reachable)).toArray(String[]::new)));
+        assertEquals("+OK", redis.command(TestKeys.aclReachingOnly(Keyspace.IDEMPOTENCY, Keyspace.RATE_LIMIT,
+            Keyspace.NEW_KEYS, Keyspace.MCP_SESSION, Keyspace.MCP_SESSIONS, Keyspace.MCP_STREAM)));
         ToolResponse failed;
         try {
             failed = call(session, "place_order", order(unique("key"), sku));
@@ -244,7 +241,7 @@ class McpSurfaceTest {
     void sessionsPerPrincipalAreBoundedAndAClosedOneFreesItsSlot() {
         String principal = unique("sessions");
         String token = human(principal);
-        String held = "mcpsessions:{t:" + Tokens.TENANT + "}:" + Limits.subject(principal);
+        String held = TestKeys.key(Keyspace.MCP_SESSIONS, Limits.subject(principal));
         PrometheusText before = metrics();
         String[] sessions = new String[SmallSessions.SESSIONS];
         for (int i = 0; i < sessions.length; i++) {

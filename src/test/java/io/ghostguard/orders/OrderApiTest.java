@@ -22,8 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -179,11 +181,11 @@ class OrderApiTest {
         String placed = created.asString();
         String id = JsonPath.from(placed).getString("id");
         assertEquals(given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString(), placed);
-        assertEquals(placed, redis.command("GET", "order:{t:default}:" + id), "the body is the stored record");
+        assertEquals(placed, redis.command("GET", TestKeys.key(Keyspace.ORDER, id)), "the body is the stored record");
 
         json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200);
         String cancelled = placed.replace("\"CONFIRMED\"", "\"CANCELLED\"");
-        assertEquals(cancelled, redis.command("GET", "order:{t:default}:" + id), "only the status changed in place");
+        assertEquals(cancelled, redis.command("GET", TestKeys.key(Keyspace.ORDER, id)), "only the status changed in place");
         assertEquals(cancelled, given().get("/api/v1/orders/" + id).then().statusCode(200).extract().asString());
         assertEquals(cancelled, json().body(body).post("/api/v1/orders").then().statusCode(200).extract().asString(),
             "the natural key's answer is the cancelled order as read");

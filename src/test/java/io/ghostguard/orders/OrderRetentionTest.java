@@ -11,7 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
@@ -25,7 +28,6 @@ class OrderRetentionTest {
 
     private static final long RETENTION = Duration.ofDays(90).toMillis();
     private static final long GRACE = Duration.ofMinutes(1).toMillis();
-    private static final String TENANT = "{t:default}";
 
     @InjectRedis
     TestRedis redis;
@@ -54,17 +56,18 @@ class OrderRetentionTest {
         String id = json().body(OrderRequest.order().customer(customer).line(sku, 1).reference(reference).json())
             .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
 
-        assertNear(RETENTION + GRACE, ttl("order:" + TENANT + ":" + id), "order");
-        assertNear(RETENTION + GRACE, ttl("ledger:" + TENANT + ":" + id), "ledger");
-        assertNear(RETENTION + GRACE, ttl("orders:" + TENANT + ":all"), "tenant index");
-        assertNear(RETENTION + GRACE, ttl("orders:" + TENANT + ":customer:" + customer), "customer index");
-        assertNear(RETENTION, ttl("cref:" + TENANT + ":" + reference), "client reference");
-        List<String> operationKeys = List.of(redis.command("KEYS", "opkey:" + TENANT + ":*").split("\n"));
+        assertNear(RETENTION + GRACE, ttl(TestKeys.key(Keyspace.ORDER, id)), "order");
+        assertNear(RETENTION + GRACE, ttl(TestKeys.key(Keyspace.LEDGER, id)), "ledger");
+        assertNear(RETENTION + GRACE, ttl(TestKeys.key(Keyspace.ORDER_INDEX, "all")), "tenant index");
+        assertNear(RETENTION + GRACE, ttl(TestKeys.key(Keyspace.ORDER_INDEX, "customer:" + customer)), "customer index");
+        assertNear(RETENTION, ttl(TestKeys.key(Keyspace.CLIENT_REFERENCE, reference)), "client reference");
+        List<String> operationKeys = List.of(redis.command("KEYS", TestKeys.all(Tokens.TENANT, Keyspace.OPERATION_KEY))
+            .split("\n"));
         assertTrue(operationKeys.stream().allMatch(key -> ttl(key) > 0 && ttl(key) <= RETENTION),
             "every operation key expires with its order");
 
         json().post("/api/v1/orders/" + id + "/cancellation").then().statusCode(200);
-        assertNear(RETENTION + GRACE, ttl("order:" + TENANT + ":" + id), "cancelled order");
+        assertNear(RETENTION + GRACE, ttl(TestKeys.key(Keyspace.ORDER, id)), "cancelled order");
         given().get("/api/v1/orders/" + id).then().statusCode(200);
     }
 
@@ -73,7 +76,7 @@ class OrderRetentionTest {
         String sku = unique("pruned");
         stock(sku, 10, 300);
         String customer = unique("cust");
-        String index = "orders:" + TENANT + ":customer:" + customer;
+        String index = TestKeys.key(Keyspace.ORDER_INDEX, "customer:" + customer);
         // Two orders whose retention ran out: their records are gone, their index entries are the oldest.
         redis.command("ZADD", index, "1", "ord_expired_1", "2", "ord_expired_2");
 
@@ -89,7 +92,7 @@ class OrderRetentionTest {
         String sku = unique("pruned");
         stock(sku, 10, 300);
         String customer = unique("cust");
-        String index = "orders:" + TENANT + ":customer:" + customer;
+        String index = TestKeys.key(Keyspace.ORDER_INDEX, "customer:" + customer);
         String kept = placedFor(customer, sku);
         // Three entries older than the kept order whose records are gone, and one behind it that must stay
         // (it names no record either, but the pruning stops at the first order that exists).

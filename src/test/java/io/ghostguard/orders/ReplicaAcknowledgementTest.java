@@ -12,13 +12,17 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +67,7 @@ class ReplicaAcknowledgementTest {
             given().queryParam("orderId", id).get("/api/v1/payments").then().body("items.size()", equalTo(1));
             String fresh = given().contentType("application/json").header("Idempotency-Key", unique("key"))
                 .body(body).post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
-            assertEquals(":1", replica.command("EXISTS", "order:{t:default}:" + fresh));
+            assertEquals(":1", replica.command("EXISTS", TestKeys.key(Keyspace.ORDER, fresh)));
         }
     }
 
@@ -71,12 +75,7 @@ class ReplicaAcknowledgementTest {
     private void awaitSync(TestRedis replica) throws InterruptedException {
         String marker = unique("sync");
         redis.command("SET", marker, "1");
-        for (int i = 0; i < 400; i++) {
-            if (replica.command("EXISTS", marker).equals(":1")) {
-                return;
-            }
-            Thread.sleep(25);
-        }
-        throw new AssertionError("replica did not connect; last role " + replica.command("ROLE"));
+        Await.until(() -> "the replica has the primary's writes; last role " + replica.command("ROLE"),
+            Duration.ofSeconds(10), () -> replica.command("EXISTS", marker).equals(":1"));
     }
 }

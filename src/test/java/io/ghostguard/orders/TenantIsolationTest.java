@@ -12,8 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
@@ -48,7 +50,7 @@ class TenantIsolationTest {
         String body = OrderRequest.order().customer("c-iso").line(sku, 1).json();
         String mine = acme().header("Idempotency-Key", key).body(body).post("/api/v1/orders").then().statusCode(201)
             .extract().jsonPath().getString("id");
-        assertEquals(":1", redis.command("EXISTS", "order:{t:acme}:" + mine));
+        assertEquals(":1", redis.command("EXISTS", TestKeys.key("acme", Keyspace.ORDER, mine)));
 
         globex().get("/api/v1/orders/" + mine).then().statusCode(404).body("type", endsWith("/not-found"));
         globex().header("Idempotency-Key", unique("key")).post("/api/v1/orders/" + mine + "/cancellation")

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.Tokens;
+import io.ghostguard.support.Await;
 import io.ghostguard.support.Mcp;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
@@ -21,10 +22,12 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -190,19 +193,17 @@ class TelemetryTest {
         String id = given().header("User-Agent", "Perplexity-User/1.0").contentType("application/json")
             .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok"))
             .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
-        SpanData server = null;
-        for (int i = 0; i < 100 && server == null; i++) {
-            // This request's own span (another test's span may still be exported after the reset).
-            server = spans.getFinishedSpanItems().stream()
+        // This request's own span (another test's span may still be exported after the reset).
+        AtomicReference<SpanData> exported = new AtomicReference<>();
+        Await.until("the server span of " + id + " is exported", Duration.ofSeconds(5), () -> {
+            exported.set(spans.getFinishedSpanItems().stream()
                 .filter(span -> span.getKind() == SpanKind.SERVER && "POST".equals(
                     span.getAttributes().get(AttributeKey.stringKey("http.request.method")))
                     && id.equals(span.getAttributes().get(AttributeKey.stringKey("order.id"))))
-                .findFirst().orElse(null);
-            if (server == null) {
-                Thread.sleep(50);
-            }
-        }
-        assertTrue(server != null, "no server span exported");
+                .findFirst().orElse(null));
+            return exported.get() != null;
+        });
+        SpanData server = exported.get();
         assertEquals("agent", server.getAttributes().get(AttributeKey.stringKey("caller.type")));
         assertEquals("Perplexity-User", server.getAttributes().get(AttributeKey.stringKey("caller.agent.name")));
         assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
