@@ -13,7 +13,11 @@ public final class ScriptSource {
     public static void main(String[] args) {
         String script = switch (args[0]) {
             case "claim" -> LuaScript.load("idempotency-claim", "gcra", "claim").source();
-            case "place" -> LuaScript.committing("place-order").source();
+            // The claim script ran before a real placement and left the caller's pending record: planted here first
+            // (the commit's key and pending record are the script's first key and third argument), so the commit
+            // finds its claim and the whole placement runs, not the lost-claim path that applies nothing.
+            case "place" -> "redis.call('SET', KEYS[1], ARGV[3], 'PX', 30000)\n"
+                + LuaScript.committing("place-order").source();
             default -> throw new IllegalArgumentException("claim or place");
         };
         System.out.print(script);

@@ -54,7 +54,8 @@ fetch_async_profiler() {
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
 # One wrk run; prints "name req/s p99" and sets RPS_<name> and P99_<name>. With CPU_PIDS (a list of
-# label=pid, e.g. "jvm=123 redis=456") it also prints each process's CPU time per request, in microseconds.
+# label=pid, e.g. "jvm=123 redis=456") it also prints each process's CPU time per request, in microseconds, and
+# sets CPU_<name>_<label>.
 run_wrk() { # name, seconds, wrk args...
   local name=$1 seconds=$2; shift 2
   local entry before=() after=() i=0
@@ -68,8 +69,11 @@ run_wrk() { # name, seconds, wrk args...
   requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
   for entry in ${CPU_PIDS:-}; do
     [ "${requests:-0}" -gt 0 ] 2>/dev/null || break
-    cpu+=$(awk -v t="$(( after[i] - before[i] ))" -v hz="$(getconf CLK_TCK)" -v n="$requests" -v l="${entry%%=*}" \
-      'BEGIN {printf "   %s %.0f us/req", l, t * 1000000 / hz / n}')
+    local us
+    us=$(awk -v t="$(( after[i] - before[i] ))" -v hz="$(getconf CLK_TCK)" -v n="$requests" \
+      'BEGIN {printf "%.0f", t * 1000000 / hz / n}')
+    cpu+="   ${entry%%=*} $us us/req"
+    eval "CPU_${name//-/_}_${entry%%=*}=$us"
     i=$(( i + 1 ))
   done
   printf '  %-26s %10s req/s   p99 %8s   non-2xx %s%s\n' "$name" "$rps" "$p99" "${non2xx:-0}" "$cpu"

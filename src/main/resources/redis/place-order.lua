@@ -62,7 +62,7 @@ for i = 1, lineCount do
   local invKey = KEYS[8 + i]
   local sku = string.match(invKey, ':([^:]*)$')
   local qty = tonumber(ARGV[12 + i])
-  local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency')
+  local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency', 'version')
   local available = tonumber(stock[1]) or 0
   if stock[1] == false or available < qty then
     return {'insufficient', sku, tostring(qty), tostring(available)}
@@ -71,19 +71,25 @@ for i = 1, lineCount do
     return {'currency', sku, stock[3]}
   end
   local unitPrice = tonumber(stock[2])
-  lines[i] = {sku = sku, quantity = qty, unitPrice = unitPrice, lineTotal = unitPrice * qty}
+  lines[i] = {sku = sku, quantity = qty, unitPrice = unitPrice, lineTotal = unitPrice * qty, available = available,
+    version = tonumber(stock[4]) or 0}
   total = total + unitPrice * qty
 end
 
 -- The spend cap counts what was charged in the current window, atomically with the charge itself: the charge is
--- added first and taken back when it goes over the cap (the usual placement: two calls on the counter); a counter
--- without a clock (the charge opened the window, or anything else left it without one) gets the window's.
+-- added first and taken back when it goes over the cap (the usual placement: one call on the counter, two when it
+-- opens the window); a counter without a clock gets the window's (when its charge opened it, or at the first
+-- refusal of one that lost it).
 -- An order whose total alone is over the cap can never be placed under it, in any window: said so, no retry time.
 if ARGV[10] ~= '' and total > tonumber(ARGV[10]) then return {'spend-cap-never', tostring(total)} end
 if ARGV[10] ~= '' then
   local spent = redis.call('INCRBY', KEYS[8], total)
-  local left = redis.call('PTTL', KEYS[8])
-  if spent > tonumber(ARGV[10]) then
+  if spent <= tonumber(ARGV[10]) then
+    -- Within the cap: a charge that opened the window starts its clock; a later one finds it running (a counter
+    -- that lost its clock gets it back at its first refusal, below).
+    if spent == total then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
+  else
+    local left = redis.call('PTTL', KEYS[8])
     -- Taken back exactly: a counter this charge created is removed again, any other keeps its value and clock.
     if left == -1 and spent == total then
       redis.call('DEL', KEYS[8])
@@ -95,12 +101,12 @@ if ARGV[10] ~= '' then
     if left < 0 then left = tonumber(ARGV[11]) end
     return {'spend-cap', tostring(left)}
   end
-  if left < 0 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
 end
 
+-- Both fields in one write: the script read them above, and nothing runs between (a script is atomic).
 for i = 1, lineCount do
-  redis.call('HINCRBY', KEYS[8 + i], 'available', -lines[i].quantity)
-  redis.call('HINCRBY', KEYS[8 + i], 'version', 1)
+  redis.call('HSET', KEYS[8 + i], 'available', lines[i].available - lines[i].quantity,
+    'version', lines[i].version + 1)
 end
 
 -- The order record is written field by field in the API's layout (the fields and order of OrderResponse), so

@@ -16,6 +16,8 @@ local function claim_look(idemKey, nkKey, nkQuota, nkWindow, rlKey, rlQuota, rlW
     local opened = tonumber(redis.call('GET', nkKey)) or 0
     if opened >= tonumber(nkQuota) then
       local left = redis.call('PTTL', nkKey)
+      -- A counter without a clock would refuse for ever: it gets the window's here, at its first refusal.
+      if left == -1 then redis.call('PEXPIRE', nkKey, nkWindow) end
       if left < 0 then left = tonumber(nkWindow) end
       return 'budget', tostring(left), allowed, remaining, retry, reset
     end
@@ -23,10 +25,10 @@ local function claim_look(idemKey, nkKey, nkQuota, nkWindow, rlKey, rlQuota, rlW
   return 'fresh', '', allowed, remaining, retry, reset
 end
 
--- Counts a fresh key against the new-key budget (nkQuota '' for none).
+-- Counts a fresh key against the new-key budget (nkQuota '' for none). The key that opens a window starts its
+-- clock; a later one finds it running (one that lost it gets it back at its first refusal, above).
 local function claim_count(nkKey, nkQuota, nkWindow)
   if nkQuota == '' then return end
-  redis.call('INCR', nkKey)
-  if redis.call('PTTL', nkKey) < 0 then redis.call('PEXPIRE', nkKey, nkWindow) end
+  if redis.call('INCR', nkKey) == 1 then redis.call('PEXPIRE', nkKey, nkWindow) end
 end
 

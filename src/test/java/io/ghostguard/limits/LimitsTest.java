@@ -122,6 +122,35 @@ class LimitsTest {
     }
 
     @Test
+    void theNewKeyWindowHasItsClockAndACounterThatLostItGetsItBackAtItsFirstRefusal() {
+        String sku = unique("budget-clock");
+        stock(sku, 100, 10);
+        String body = OrderRequest.order().line(sku, 1).json();
+        String opener = unique("opener");
+        String openerCounter = TestKeys.key(Keyspace.NEW_KEYS, Limits.subject(opener));
+        post(Tokens.token().subject(opener).sign(), unique("k"), body).post("/api/v1/orders").then().statusCode(201);
+        assertEquals("1", redis.command("GET", openerCounter));
+        assertTrue(pttl(openerCounter) > 0, "the key that opened the window started its clock");
+
+        String clockless = unique("clockless");
+        String token = Tokens.token().subject(clockless).sign();
+        String counter = TestKeys.key(Keyspace.NEW_KEYS, Limits.subject(clockless));
+        post(token, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
+        assertEquals(":1", redis.command("PERSIST", counter));
+        for (int i = 1; i < SmallLimits.FLOOD_KEYS; i++) {
+            post(token, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
+        }
+        assertEquals(-1, pttl(counter), "later keys find the window's clock as it is");
+        post(token, unique("k"), body).post("/api/v1/orders").then().statusCode(429).body("policy", equalTo("new-keys"));
+        assertTrue(pttl(counter) > 0, "the first refusal gave the counter its clock back");
+        assertEquals(Integer.toString(SmallLimits.FLOOD_KEYS), redis.command("GET", counter));
+    }
+
+    private long pttl(String key) {
+        return Long.parseLong(redis.command("PTTL", key).substring(1));
+    }
+
+    @Test
     void theSpendCapHoldsForOneOrderAndForManyConcurrentOnes() throws Exception {
         String sku = unique("spend");
         stock(sku, 1000, 100);
