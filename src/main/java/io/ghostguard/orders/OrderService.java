@@ -40,8 +40,10 @@ public class OrderService implements OrderPlacement {
         OperationKey operation = command.operation();
         return payments.authorize(operation == null ? null : operation.providerKey(), command.order().paymentToken())
             .flatMap(paymentId -> orders.place(command, newOrderId(), paymentId, now())
-                // A lost claim ran nothing at all: no order uses this authorisation.
-                .onFailure(LeaseLostException.class).call(lost -> payments.voidAuthorization(paymentId))
+                // A lost claim ran nothing at all: no order uses this authorisation. The caller learns of the lost
+                // claim once it is voided (or of the void's own failure, as it is).
+                .onFailure(LeaseLostException.class).recoverWithUni(lost -> payments.voidAuthorization(paymentId)
+                    .onItem().transformToUni(voided -> Uni.createFrom().<OrderRepository.Outcome>failure(lost)))
                 .flatMap(outcome -> settle(command.tenant(), paymentId, outcome)));
     }
 
