@@ -34,7 +34,7 @@ sleep 0.5
 rm -f "$OUT"/window-*.collapsed
 started=$(date +%s%N)
 # One profile file per window of the load: the profiler starts a new one every WINDOW seconds.
-(cd "$APP_DIR" && exec java -Xmx512m \
+(cd "$APP_DIR" && exec java -Xmx512m ${JAVA_EXTRA:-} \
   -agentpath:"$AGENT"=start,event=cpu,interval=2ms,loop=${WINDOW}s,collapsed,file="$ROOT/$OUT/window-%n{99}.collapsed" \
   -Dquarkus.http.port=18421 -Dquarkus.http.host=127.0.0.1 -Dquarkus.management.port=19421 \
   -Dquarkus.management.host=127.0.0.1 \
