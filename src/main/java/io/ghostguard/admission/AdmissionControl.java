@@ -1,7 +1,5 @@
 package io.ghostguard.admission;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.AIMDLimit;
 import com.netflix.concurrency.limits.limiter.AbstractPartitionedLimiter;
@@ -10,6 +8,7 @@ import io.ghostguard.api.Routes;
 import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.memory.RecentKeys;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
@@ -55,7 +54,8 @@ public class AdmissionControl {
     private final ProblemWriter writer;
     private final String mcpPath;
     private final Limiter<Arrival> limiter;
-    private final Cache<String, Boolean> admittedKeys;
+    private final RecentKeys admittedKeys;
+    private final long admittedKeyNanos;
     private final RetryAfterAdvice retryAfter;
     private final long objectiveNanos;
     private final Map<CallerType, Counter> shed = new EnumMap<>(CallerType.class);
@@ -71,8 +71,8 @@ public class AdmissionControl {
         this.retryAfter = new RetryAfterAdvice(admission.retryAfter().toSeconds(),
             admission.maxRetryAfter().toSeconds());
         this.objectiveNanos = admission.latencyObjective().toNanos();
-        this.admittedKeys = Caffeine.newBuilder().maximumSize(admission.admittedKeys())
-            .expireAfterWrite(admission.admittedKeyMemory()).build();
+        this.admittedKeys = new RecentKeys(admission.admittedKeys());
+        this.admittedKeyNanos = admission.admittedKeyMemory().toNanos();
         this.limiter = admission.enabled() ? limiter(admission) : null;
         for (CallerType caller : CallerType.values()) {
             shed.put(caller, registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, caller.label()));
@@ -128,12 +128,13 @@ public class AdmissionControl {
             context.next();
             return;
         }
-        String key = AdmittedKey.of(request);
+        Long key = AdmittedKey.of(request);
+        long now = System.nanoTime();
         CallerClassification caller = UnverifiedClaim.callerType(request.getHeader("Authorization"))
             .map(type -> new CallerClassification(type, RequestLabels.caller().agentName()))
             .orElseGet(RequestLabels::caller);
         Optional<Limiter.Listener> admitted = limiter.acquire(new Arrival(caller.type(),
-            key != null && admittedKeys.getIfPresent(key) != null));
+            key != null && admittedKeys.contains(key, now)));
         if (admitted.isEmpty()) {
             RequestLabels.refine(caller);
             shed.get(caller.type()).increment();
@@ -146,10 +147,10 @@ public class AdmissionControl {
         }
         retryAfter.admitted();
         if (key != null) {
-            admittedKeys.put(key, Boolean.TRUE);
+            admittedKeys.remember(key, now + admittedKeyNanos, now);
         }
         Limiter.Listener listener = admitted.get();
-        long start = System.nanoTime();
+        long start = now;
         context.addEndHandler(ended -> settle(listener, ended.succeeded(), context.response().getStatusCode(),
             System.nanoTime() - start - ProcessingTime.uploadWait(context)));
         context.next();

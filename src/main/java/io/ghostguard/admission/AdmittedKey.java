@@ -2,10 +2,10 @@ package io.ghostguard.admission;
 
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.vertx.core.http.HttpServerRequest;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 
 /**
  * What the admission remembers of an admitted write: a digest of its credential, method, path and idempotency key,
@@ -16,8 +16,8 @@ final class AdmittedKey {
     private AdmittedKey() {
     }
 
-    /** The digest of a request's intent, or null when it carries no idempotency key. */
-    static String of(HttpServerRequest request) {
+    /** The digest of a request's intent (64 bits of its SHA-256), or null when it carries no idempotency key. */
+    static Long of(HttpServerRequest request) {
         String key = request.getHeader(IdempotencyKey.HEADER);
         if (key == null) {
             key = request.getHeader(IdempotencyKey.ALIAS);
@@ -31,8 +31,7 @@ final class AdmittedKey {
             update(digest, request.method().name());
             update(digest, request.path());
             update(digest, key);
-            byte[] sum = digest.digest();
-            return Base64.getEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(sum, 16));
+            return ByteBuffer.wrap(digest.digest()).getLong();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

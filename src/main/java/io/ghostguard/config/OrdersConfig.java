@@ -7,6 +7,7 @@ import io.smallrye.config.WithName;
 import io.smallrye.config.WithParentName;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
@@ -215,9 +216,13 @@ public interface OrdersConfig {
         @DurationMin(millis = 1, message = POSITIVE)
         Duration admittedKeyMemory();
 
-        /** The most admitted keys remembered (a bound on the memory it takes); default 100000. */
+        /**
+         * The most admitted keys remembered (a bound on the memory it takes: 16 bytes a key, in two arrays
+         * allocated at start); default 100000, at most 10000000.
+         */
         @WithDefault("100000")
         @Positive(message = AT_LEAST_ONE)
+        @Max(value = 10_000_000, message = "must be at most 10000000")
         int admittedKeys();
 
         /**

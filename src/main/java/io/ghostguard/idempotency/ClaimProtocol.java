@@ -1,6 +1,7 @@
 package io.ghostguard.idempotency;
 
 import io.ghostguard.limits.RateCheck;
+import io.ghostguard.memory.RecentKeys;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
@@ -14,12 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The idempotency claim protocol, independent of any surface: count the request and claim its key with a fenced
@@ -42,11 +40,8 @@ public class ClaimProtocol {
     private final Vertx vertx;
     /** The shared look in progress per storage key (see {@link Watch}). */
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
-    /** Keys a request of this instance claimed, with when the claim's lease ends (nanoTime). */
-    private final Map<String, Long> claimed = new ConcurrentHashMap<>();
-    /** The same claims in the order they were made, so the ended ones are dropped oldest first, never by a scan. */
-    private final Queue<Claimed> claimOrder = new ConcurrentLinkedQueue<>();
-    private final ReentrantLock pruning = new ReentrantLock();
+    /** Keys a request of this instance claimed, each until its claim's lease ends (nanoTime). */
+    private final RecentKeys claimed = new RecentKeys(CLAIMS_REMEMBERED);
 
     public ClaimProtocol(ClaimStore store, Vertx vertx) {
         this.store = store;
@@ -229,40 +224,15 @@ public class ClaimProtocol {
         return () -> emitter.complete(new Seen(running, null));
     }
 
-    /**
-     * Remembers that a request here claimed {@code key}, until its lease ends (see {@link #twinKnownHere}). The
-     * claims whose lease ended are dropped first, oldest first, by one caller at a time (whoever finds the others
-     * at it goes on): each claim is added and dropped once, so the cost per call does not grow with the number
-     * remembered. (A longer lease ahead of shorter ones keeps them until it ends; the bound holds either way.)
-     */
+    /** Remembers that a request here claimed {@code key}, until its lease ends (see {@link #twinKnownHere}). */
     private void claimedHere(String key, Duration lease) {
         long now = System.nanoTime();
-        if (pruning.tryLock()) {
-            try {
-                for (Claimed oldest = claimOrder.peek(); oldest != null && oldest.until() - now < 0;
-                     oldest = claimOrder.peek()) {
-                    claimOrder.poll();
-                    claimed.remove(oldest.key(), oldest.until());
-                }
-            } finally {
-                pruning.unlock();
-            }
-        }
-        if (claimed.size() < CLAIMS_REMEMBERED) {
-            long until = now + lease.toNanos();
-            claimed.put(key, until);
-            claimOrder.add(new Claimed(key, until));
-        }
-    }
-
-    /** A claim made here and when its lease ends (nanoTime). */
-    private record Claimed(String key, long until) {
+        claimed.remember(RecentKeys.digest(key), now + lease.toNanos(), now);
     }
 
     /** Whether this instance knows a twin of {@code key}: duplicates waiting on it, or a claim here in its lease. */
     private boolean twinKnownHere(String key) {
-        Long until = claimed.get(key);
-        return watches.containsKey(key) || until != null && until - System.nanoTime() > 0;
+        return watches.containsKey(key) || claimed.contains(RecentKeys.digest(key), System.nanoTime());
     }
 
     /** One waiter of a shared look; called once, synchronously, when the look is answered. */

@@ -70,16 +70,51 @@ public class RedisCalls {
      * describes. A call that gives up waiting never sends anything.
      */
     public <T> Uni<T> atStore(String operation, Duration extra, Function<RedisConnection, Future<T>> work) {
-        return translated(operation, acquire(operation).flatMap(connection -> {
-            Future<T> reply;
-            try {
-                reply = work.apply(connection);
-            } catch (RuntimeException e) {
-                reply = Future.failedFuture(e);
-            }
-            reply.onComplete(done -> connection.close());
-            return within(operation, UniHelper.toUni(reply), timeout.plus(extra));
+        return translated(operation, Uni.createFrom().<T>emitter(emitter -> {
+            // Over once a connection came, the wait gave up, or the caller went away (a client that hung up cancels
+            // its call): a connection that comes after that goes straight back to the pool. One that comes before
+            // is the call's until the store answered, whatever became of the caller, so no slot is ever lost.
+            AtomicBoolean settled = new AtomicBoolean();
+            emitter.onTermination(() -> settled.set(true));
+            client.connect().onComplete(done -> {
+                if (!settled.compareAndSet(false, true)) {
+                    if (done.succeeded()) {
+                        done.result().close();
+                    }
+                } else if (done.failed()) {
+                    emitter.fail(done.cause() instanceof ConnectionPoolTooBusyException
+                        ? new StoreBusyException(operation, done.cause())
+                        : new StoreUnavailableException(operation, done.cause()));
+                } else {
+                    run(operation, extra, work, done.result()).subscribe().with(emitter::complete, emitter::fail);
+                }
+            });
+            awaitConnection(vertx.getOrCreateContext(), operation, System.nanoTime(), answers.get(), settled, emitter);
         }));
+    }
+
+    /**
+     * The call's work on its own connection, under the command deadline. The connection goes back to the pool once
+     * the store answered; a reply that has not come a command timeout after the deadline gave up on it no longer
+     * holds the slot either (a late reply still reaches its own handler: replies on a connection come in order).
+     */
+    private <T> Uni<T> run(String operation, Duration extra, Function<RedisConnection, Future<T>> work,
+                           RedisConnection connection) {
+        AtomicBoolean returned = new AtomicBoolean();
+        Runnable giveBack = () -> {
+            if (returned.compareAndSet(false, true)) {
+                connection.close();
+            }
+        };
+        Future<T> reply;
+        try {
+            reply = work.apply(connection);
+        } catch (RuntimeException e) {
+            reply = Future.failedFuture(e);
+        }
+        reply.onComplete(done -> giveBack.run());
+        return within(operation, UniHelper.toUni(reply), timeout.plus(extra))
+            .onFailure().invoke(failure -> vertx.setTimer(Math.max(1, timeout.toMillis()), id -> giveBack.run()));
     }
 
     private static <T> Uni<T> translated(String operation, Uni<T> call) {
@@ -141,33 +176,12 @@ public class RedisCalls {
     }
 
     /**
-     * A pooled connection for {@code operation}, waited for one step at a time (a command timeout, or what is left of
-     * the pool wait): after a step in which the store answered nothing the store has stalled; after one in which it
-     * answered, the wait goes on until the pool wait is used up. A connection that comes after the call gave up goes
-     * back to the pool unused.
+     * Bounds the wait for a pooled connection, one step at a time (a command timeout, or what is left of the pool
+     * wait): after a step in which the store answered nothing the store has stalled; after one in which it answered,
+     * the wait goes on until the pool wait is used up.
      */
-    private Uni<RedisConnection> acquire(String operation) {
-        return Uni.createFrom().emitter(emitter -> {
-            AtomicBoolean settled = new AtomicBoolean();
-            client.connect().onComplete(done -> {
-                if (!settled.compareAndSet(false, true)) {
-                    if (done.succeeded()) {
-                        done.result().close();
-                    }
-                } else if (done.succeeded()) {
-                    emitter.complete(done.result());
-                } else {
-                    emitter.fail(done.cause() instanceof ConnectionPoolTooBusyException
-                        ? new StoreBusyException(operation, done.cause())
-                        : new StoreUnavailableException(operation, done.cause()));
-                }
-            });
-            awaitConnection(vertx.getOrCreateContext(), operation, System.nanoTime(), answers.get(), settled, emitter);
-        });
-    }
-
     private void awaitConnection(Context context, String operation, long started, long answersSeen,
-                                 AtomicBoolean settled, UniEmitter<? super RedisConnection> emitter) {
+                                 AtomicBoolean settled, UniEmitter<?> emitter) {
         long stepStarted = System.nanoTime();
         long step = Math.min(timeout.toMillis(), poolWait.toMillis() - (stepStarted - started) / 1_000_000);
         expireAfter(context, step, true, settled, new AtomicLong(-1), () -> {
