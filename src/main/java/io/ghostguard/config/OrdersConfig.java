@@ -53,6 +53,9 @@ public interface OrdersConfig {
     @DurationMin(millis = 1, message = POSITIVE)
     Duration orderRetention();
 
+    /** Stock settings. */
+    InventoryConfig inventory();
+
     /** The MCP tool surface. */
     McpConfig mcp();
 
@@ -362,6 +365,18 @@ public interface OrdersConfig {
         @WithDefault("PT0.5S")
         @DurationMin(millis = 1, message = POSITIVE)
         Duration replicaAckTimeout();
+    }
+
+    /** Stock settings. */
+    interface InventoryConfig {
+        /**
+         * How long a stock adjustment made under an idempotency key stays marked as applied, whatever the stored
+         * answer's retention: a retry within it is never applied again; at least 24 hours, default 1 day.
+         */
+        @WithDefault("P1D")
+        @DurationMin(hours = 24, message = "must be at least 24 hours (PT24H): a retried adjustment is never "
+            + "applied twice within it")
+        Duration adjustmentHorizon();
     }
 
     /** Cursor paging of lists. */

@@ -26,6 +26,8 @@ public final class Refused extends RuntimeException {
         CURRENCY_MISMATCH,
         /** The call's natural key names the outcome of another request. */
         KEY_REUSED,
+        /** The call's natural key says this very request was applied already, and its answer is no longer kept. */
+        KEY_ALREADY_APPLIED,
         /** The client reference names an order with other content. */
         CLIENT_REFERENCE_CONFLICT,
         /** The order would take the caller's spending in this window over its cap. */
@@ -95,6 +97,11 @@ public final class Refused extends RuntimeException {
     /** A natural key that names the outcome of another request. */
     public static Refused keyReused() {
         return new Refused(Reason.KEY_REUSED, Map.of());
+    }
+
+    /** A natural key whose request was applied already, its answer gone: nothing is applied again. */
+    public static Refused alreadyApplied() {
+        return new Refused(Reason.KEY_ALREADY_APPLIED, Map.of());
     }
 
     /** A client reference that names an order with other content. */

@@ -1,5 +1,6 @@
 package io.ghostguard.inventory;
 
+import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.domain.Refused;
 import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.EffectScript;
@@ -32,10 +33,12 @@ public class InventoryRepository {
 
     private final ReactiveHashCommands<String, String, String> hashes;
     private final RedisCalls calls;
+    private final Duration horizon;
 
-    public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls) {
+    public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls, OrdersConfig config) {
         this.hashes = redis.hash(String.class);
         this.calls = calls;
+        this.horizon = config.inventory().adjustmentHorizon();
     }
 
     /** The stock record of one SKU, if the tenant has one. */
@@ -75,19 +78,25 @@ public class InventoryRepository {
      * Changes the available quantity by {@code delta}, never below zero; returns the stored record. With a
      * {@code commit} (null: none), the same script first checks that the caller still owns its claim (when it does
      * not, nothing is applied: {@link LeaseLostException}), keeps the adjustment's natural key (the scoped key hash
-     * bound to the request, kept as long as the stored answer) and stores the claimed 200 answer with the change, so
-     * a change that happened is never applied again by a retry, even after a timeout or a lost lease.
+     * bound to the request: its answer as long as the stored answer, a mark of it for the adjustment horizon,
+     * {@code orders.inventory.adjustment-horizon}) and stores the claimed 200 answer with the change, so a change
+     * that happened is never applied again by a retry within the horizon, even after a timeout, a lost lease or the
+     * end of the answer's retention: then the retry is replayed while the answer is held, and refused
+     * ({@link Refused#alreadyApplied()}) once only the mark is left.
      */
     public Uni<StockItem> adjust(TenantId tenant, String sku, long delta, ScriptCommit commit) {
         List<String> keys = commit == null ? List.of(tenant.key(Keyspace.INVENTORY, sku))
-            : List.of(tenant.key(Keyspace.INVENTORY, sku), tenant.key(Keyspace.ADJUSTMENT_KEY, commit.naturalKey()));
-        List<String> args = commit == null ? List.of(Long.toString(delta), sku, "", "0")
-            : List.of(Long.toString(delta), sku, commit.requestDigest(), Long.toString(commit.retentionMillis()));
+            : List.of(tenant.key(Keyspace.INVENTORY, sku), tenant.key(Keyspace.ADJUSTMENT_KEY, commit.naturalKey()),
+                tenant.key(Keyspace.ADJUSTMENT_APPLIED, commit.naturalKey()));
+        List<String> args = commit == null ? List.of(Long.toString(delta), sku, "", "0", "0")
+            : List.of(Long.toString(delta), sku, commit.requestDigest(), Long.toString(commit.retentionMillis()),
+                Long.toString(Math.max(horizon.toMillis(), commit.retentionMillis())));
         return ADJUST.run(calls, commit, keys, args, 0, Duration.ZERO).map(reply -> switch (reply.get(0)) {
             case "ok" -> new StockItem(sku, Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3)), reply.get(4),
                 Long.parseLong(reply.get(5)));
             case "missing" -> throw Refused.notFound();
             case "reused" -> throw Refused.keyReused();
+            case "applied" -> throw Refused.alreadyApplied();
             default -> throw Refused.belowZero(sku, delta, Long.parseLong(reply.get(1)));
         });
     }

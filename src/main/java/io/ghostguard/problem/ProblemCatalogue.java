@@ -71,6 +71,9 @@ public class ProblemCatalogue {
                 Refused.SKU, Refused.PRICE_CURRENCY));
             case KEY_REUSED -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
                 "This idempotency key was used with a different request; use a new key for a new request."));
+            case KEY_ALREADY_APPLIED -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                "This idempotency key's request was applied already and its answer is no longer kept, so it is not "
+                    + "applied again; read the resource for its current state, and use a new key for a new change."));
             case CLIENT_REFERENCE_CONFLICT -> Refusal.of(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT,
                 "This clientReference already names an order with another customer, lines or currency; use a new "
                     + "reference for a new order."));

@@ -18,6 +18,11 @@ public enum Keyspace {
      * request digest and the answer, kept as long as the stored answer.
      */
     ADJUSTMENT_KEY("adjkey"),
+    /**
+     * The mark of a stock adjustment applied under an idempotency key; suffix: the scoped key hash. Holds a prefix
+     * of the request digest only, kept for the adjustment horizon, after the answer is gone.
+     */
+    ADJUSTMENT_APPLIED("adjdone"),
     /** Natural key of an order placed with a clientReference; suffix: the reference. */
     CLIENT_REFERENCE("cref"),
     /** Stock hash of one SKU (available, unitPrice, currency); suffix: SKU. */

@@ -4,6 +4,7 @@ import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -92,6 +93,7 @@ class ClaimFirstEffectsTest {
             () -> inventory.adjust(TENANT, sku, 5, commit).await().atMost(AWAIT));
         assertEquals(10, available(sku), "the delta was not applied");
         assertEquals(":0", redis.command("EXISTS", TENANT.key(Keyspace.ADJUSTMENT_KEY, hash)), "no natural key");
+        assertEquals(":0", redis.command("EXISTS", TENANT.key(Keyspace.ADJUSTMENT_APPLIED, hash)), "no mark");
         assertEquals(":0", redis.command("EXISTS", commit.key()), "no answer stored");
 
         // A newer execution took the key over: the stale one changes nothing, its claim included.
@@ -172,6 +174,33 @@ class ClaimFirstEffectsTest {
         redis.command("DEL", TENANT.key(Keyspace.IDEMPOTENCY, hash));
         withKey(key).body("{\"delta\":4}").post(path).then().statusCode(422)
             .body("type", endsWith("/idempotency-key-reused"));
+        assertEquals(13, available(sku));
+    }
+
+    @Test
+    void aRetriedAdjustmentWhoseAnswerExpiredWithinTheHorizonIsRefusedNeverAppliedAgain() {
+        String sku = unique("horizon");
+        stock(sku, 10, 100);
+        String key = unique("key");
+        String path = Routes.INVENTORY_ADJUSTMENTS.replace("{sku}", sku);
+        withKey(key).body("{\"delta\":3}").post(path).then().statusCode(200).body("available", equalTo(13));
+        String hash = IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", Routes.INVENTORY_ADJUSTMENTS,
+            key);
+        long horizon = config.inventory().adjustmentHorizon().toMillis();
+        assertTrue(horizon >= Duration.ofHours(24).toMillis(), "the horizon is at least a day: " + horizon);
+        long marked = Long.parseLong(redis.command("PTTL", TENANT.key(Keyspace.ADJUSTMENT_APPLIED, hash)).substring(1));
+        assertTrue(marked > config.idempotency().retention().toMillis() && marked <= horizon,
+            "the mark outlives the answer, for the horizon: " + marked);
+        // The retention ends: the stored response and the adjustment's answer expire together (removed here).
+        redis.command("DEL", TENANT.key(Keyspace.IDEMPOTENCY, hash), TENANT.key(Keyspace.ADJUSTMENT_KEY, hash));
+        for (int retry = 0; retry < 2; retry++) {
+            withKey(key).body("{\"delta\":3}").post(path).then().statusCode(422)
+                .body("type", endsWith("/idempotency-key-reused"))
+                .body("detail", containsString("applied already"));
+        }
+        assertEquals(13, available(sku), "applied once");
+        withKey(key).body("{\"delta\":5}").post(path).then().statusCode(422)
+            .body("type", endsWith("/idempotency-key-reused")).body("detail", containsString("different request"));
         assertEquals(13, available(sku));
     }
 }
