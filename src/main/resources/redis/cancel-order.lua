@@ -1,10 +1,11 @@
 -- Cancels one order atomically: flips CONFIRMED to CANCELLED, restocks every line and appends one
--- REFUND to the ledger. A second cancellation finds CANCELLED and changes nothing, so a refund
--- can never be paid twice. The order keeps its retention (KEEPTTL; the ledger list keeps its own).
+-- REFUND to the ledger, with the payment provider's reference of the refund made just before. A second
+-- cancellation finds CANCELLED and changes nothing, so a refund is never booked twice. The order keeps its
+-- retention (KEEPTTL; the ledger list keeps its own).
 --
 -- KEYS[1] order record  order:{t}:<orderId>   KEYS[2] ledger  ledger:{t}:<orderId>
 -- KEYS[3..] inventory   inv:{t}:<sku>, one per order line in the order's line order
--- ARGV[1] refund ledger entry id  ARGV[2] refund time (ISO-8601)
+-- ARGV[1] refund ledger entry id  ARGV[2] refund time (ISO-8601)  ARGV[3] the provider's refund reference
 -- Returns {'cancelled', orderJson} | {'unchanged', orderJson} | {'missing'}
 
 local raw = redis.call('GET', KEYS[1])
@@ -26,6 +27,6 @@ end
 redis.call('SET', KEYS[1], updated, 'KEEPTTL')
 redis.call('RPUSH', KEYS[2], cjson.encode({
   id = ARGV[1], orderId = order.id, type = 'REFUND', amount = order.total, currency = order.currency,
-  createdAt = ARGV[2]
+  createdAt = ARGV[2], providerReference = ARGV[3]
 }))
 return {'cancelled', updated}

@@ -174,7 +174,9 @@ public class IdempotencyGuard {
      * an effect that found its claim gone is answered as it is (the effect applied nothing; the claim is not this
      * call's to release). Any other 503 may come after the effect ran (a timeout, too few replicas), so its claim is
      * released in the background, fenced, and the answer is the refusal returned here: the call may have been
-     * applied, and a retry with the same key gets its result instead of applying it again.
+     * applied, and a retry with the same key gets its result instead of applying it again. A 503 of a failed payment
+     * provider came before the effect (nothing was written here): it is answered as it is and its claim released,
+     * so the retry executes and asks the provider again under the same key.
      */
     public Uni<Refusal> finish(Ticket ticket, int status, Problem problem, String contentType, String location,
                                Supplier<String> body) {
@@ -188,7 +190,7 @@ public class IdempotencyGuard {
                 + "same key", route, ticket.endpoint().lease());
             return Uni.createFrom().item(Refusal.retryAfter(problem, ProblemCatalogue.RETRY_SECONDS));
         }
-        if (status == 503) {
+        if (status == 503 && !ProblemCatalogue.isProviderFailure(problem)) {
             metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
             protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
             return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,

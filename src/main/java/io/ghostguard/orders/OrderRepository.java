@@ -139,12 +139,15 @@ public class OrderRepository {
             });
     }
 
-    /** Runs the cancelling script for a known order: status flip, restock and refund, once. */
-    public Uni<Optional<Order>> cancel(TenantId tenant, Order order, Instant at) {
+    /**
+     * Runs the cancelling script for a known order: status flip, restock and the REFUND entry carrying the
+     * provider's {@code refundReference}, once.
+     */
+    public Uni<Optional<Order>> cancel(TenantId tenant, Order order, Instant at, String refundReference) {
         List<String> keys = new ArrayList<>(List.of(
             tenant.key(Keyspace.ORDER, order.id()), tenant.key(Keyspace.LEDGER, order.id())));
         order.lines().forEach(line -> keys.add(tenant.key(Keyspace.INVENTORY, line.sku())));
-        return CANCEL.run(calls, "cancel-order", keys, List.of(ledgerEntryId(), at.toString()))
+        return CANCEL.run(calls, "cancel-order", keys, List.of(ledgerEntryId(), at.toString(), refundReference))
             .map(reply -> "missing".equals(reply.get(0)) ? Optional.<Order>empty() : Optional.of(parse(reply.get(1))));
     }
 

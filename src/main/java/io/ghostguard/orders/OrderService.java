@@ -6,9 +6,14 @@ import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.Optional;
 import java.util.UUID;
 
 /** Order use cases, identical for every caller: place, read, list and cancel. */
@@ -58,11 +63,32 @@ public class OrderService implements OrderPlacement {
         return orders.page(tenant, customerId, cursor, limit);
     }
 
-    /** Cancels an order: restock and refund the first time, the unchanged order every later time. */
-    public Uni<Order> cancel(TenantId tenant, String orderId) {
+    /**
+     * Cancels an order: the provider's refund first, then one script that restocks, books the REFUND with the
+     * provider's reference and flips the status (SPEC 5, steps 3 and 4: after the claim, before the commit); the
+     * unchanged order, with no provider call, once it is cancelled. {@code refundKey} is the provider idempotency key
+     * of this cancellation ({@link OperationKey#refundKey()}; null when the call is not keyed: then one derived from
+     * the order), so every retry asks the provider for the same refund. A provider that fails
+     * ({@link io.ghostguard.domain.ProviderUnavailableException}) fails the cancellation before anything is written
+     * here: the order stays as it was, and a retry with the same key refunds once.
+     */
+    public Uni<Order> cancel(TenantId tenant, String orderId, String refundKey) {
         return order(tenant, orderId)
-            .flatMap(order -> orders.cancel(tenant, order, now()))
+            .flatMap(order -> order.status() != OrderStatus.CONFIRMED ? Uni.createFrom().item(Optional.of(order))
+                : payments.refund(refundKey != null ? refundKey : orderRefundKey(tenant, order), order.paymentId(),
+                        order.total(), order.currency())
+                    .flatMap(reference -> orders.cancel(tenant, order, now(), reference)))
             .map(found -> found.orElseThrow(Refused::notFound));
+    }
+
+    /** The refund key of an unkeyed cancellation: one per order, so it refunds once however often it is sent. */
+    private static String orderRefundKey(TenantId tenant, Order order) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest((tenant.value() + '\n'
+                + order.id() + '\n' + order.paymentId() + "\nrefund").getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private Uni<Placement> settle(TenantId tenant, String paymentId, OrderRepository.Outcome outcome) {

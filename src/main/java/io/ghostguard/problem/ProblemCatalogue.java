@@ -1,6 +1,7 @@
 package io.ghostguard.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.ghostguard.domain.ProviderUnavailableException;
 import io.ghostguard.domain.Refused;
 import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
@@ -46,6 +47,12 @@ public class ProblemCatalogue {
         on(ForbiddenException.class, e -> Refusal.of(missingScope()));
         on(Refused.class, this::refused);
         on(LeaseLostException.class, e -> Refusal.retryAfter(leaseLost(), RETRY_SECONDS));
+        on(ProviderUnavailableException.class, e -> {
+            LOG.warnf("payment provider unavailable during %s", e.operation());
+            return Refusal.retryAfter(Problem.of(ProblemType.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did "
+                + "not answer, so nothing was changed here. Retry with the same idempotency key: the provider gets "
+                + "the same request again and moves the money once."), RETRY_SECONDS);
+        });
         on(StoreUnavailableException.class, e -> {
             LOG.warnf("data store unavailable during %s", e.operation());
             return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store did not answer in "
@@ -139,6 +146,14 @@ public class ProblemCatalogue {
     public static boolean isLeaseLost(Problem problem) {
         return problem != null && ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE.uri().equals(problem.type())
             && LEASE_LOST.equals(problem.detail());
+    }
+
+    /**
+     * Whether {@code problem} says the payment provider failed: answered before any effect ran, so nothing was
+     * applied here and the call's claim is released for the retry.
+     */
+    public static boolean isProviderFailure(Problem problem) {
+        return problem != null && ProblemType.PAYMENT_PROVIDER_UNAVAILABLE.uri().equals(problem.type());
     }
 
     /** The 403 document of a missing scope, the same whichever layer refuses the request. */

@@ -31,6 +31,11 @@ public enum ProblemType {
     CLIENT_REFERENCE_CONFLICT("client-reference-conflict", "Client reference already used", 409),
     /** The order currency differs from a SKU's price currency. */
     CURRENCY_MISMATCH("currency-mismatch", "Currency mismatch", 422),
+    /**
+     * The payment provider failed or did not answer; nothing was changed here: retry with the same idempotency key
+     * after {@code Retry-After} (the provider gets the same key, so money moves once).
+     */
+    PAYMENT_PROVIDER_UNAVAILABLE("payment-provider-unavailable", "Payment provider unavailable", 503),
     /** The data store cannot answer right now; retry after {@code Retry-After}. */
     STORE_UNAVAILABLE("store-unavailable", "Service temporarily unavailable", 503),
     /** A state-changing request came without Idempotency-Key. */

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.Tokens;
 import io.quarkiverse.mcp.server.MetaKey;
@@ -26,6 +27,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
 class McpToolsTest {
+
+    @Inject
+    RecordingPaymentGateway provider;
 
     private static Map<String, Object> order(String key, String sku, int quantity) {
         return Map.of("idempotencyKey", key, "customerId", "c-mcp", "currency", "EUR", "paymentToken", "tok_ok",
@@ -83,6 +88,33 @@ class McpToolsTest {
             Map.of("idempotencyKey", unique("key"), "orderId", first.getString("id"))));
         assertEquals("CANCELLED", cancelled.getString("status"));
         assertEquals(10, available(sku));
+    }
+
+    @Test
+    void aCancellationRefundsAtTheProviderOnceThroughAProviderFailure() {
+        String sku = unique("mcp-refund");
+        stock(sku, 10, 100);
+        McpStreamableTestClient client = client(Tokens.defaultToken());
+        JsonObject order = structured(call(client, "place_order", order(unique("key"), sku, 3)));
+        String paymentId = order.getString("paymentId");
+        Map<String, Object> cancel = Map.of("idempotencyKey", unique("cancel"), "orderId", order.getString("id"));
+
+        provider.failNextRefund();
+        JsonObject failed = problem(call(client, "cancel_order", cancel));
+        assertTrue(failed.getString("type").endsWith("/payment-provider-unavailable"), failed.encode());
+        assertEquals(503, failed.getInteger("status"));
+        assertEquals("CONFIRMED", structured(call(client, "get_order", Map.of("orderId", order.getString("id"))))
+            .getString("status"), "nothing committed");
+        assertEquals(7, available(sku));
+
+        assertEquals("CANCELLED", structured(call(client, "cancel_order", cancel)).getString("status"));
+        assertEquals("CANCELLED", structured(call(client, "cancel_order", cancel)).getString("status"));
+        assertEquals(10, available(sku));
+        List<RecordingPaymentGateway.RefundCall> calls = provider.refundCalls(paymentId);
+        assertEquals(2, calls.size(), "the failed refund and its retry; the replay asks nothing");
+        assertEquals(1, calls.stream().map(RecordingPaymentGateway.RefundCall::idempotencyKey).distinct().count(),
+            "the same provider key");
+        assertEquals(1, provider.refundsMade(paymentId).size(), "money moved once");
     }
 
     @Test

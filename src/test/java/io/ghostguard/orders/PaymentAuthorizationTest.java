@@ -1,9 +1,15 @@
 package io.ghostguard.orders;
 
 import static io.ghostguard.support.Api.available;
+import static io.ghostguard.support.Api.given;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -15,9 +21,14 @@ import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
+import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,5 +107,54 @@ class PaymentAuthorizationTest {
             .getString("paymentId");
         assertNotEquals(refused, placed, "a fresh authorisation, never the voided one");
         assertFalse(provider.voided(placed));
+    }
+
+    @Test
+    void aCancellationRefundsAtTheProviderOnceThroughAProviderFailureAndBooksItsReference() {
+        String sku = unique("refund");
+        stock(sku, 10, 100);
+        Response placed = withKey(unique("key")).body(OrderRequest.order().line(sku, 2).json()).post(ORDERS);
+        placed.then().statusCode(201);
+        String orderId = placed.jsonPath().getString("id");
+        String paymentId = placed.jsonPath().getString("paymentId");
+        String cancellation = ORDERS + "/" + orderId + "/cancellation";
+        String key = unique("cancel");
+
+        // The provider fails: nothing is committed, the order stays as it was, and the key is free for a retry.
+        provider.failNextRefund();
+        withKey(key).post(cancellation).then().statusCode(503)
+            .body("type", endsWith("/payment-provider-unavailable")).header("Retry-After", notNullValue());
+        assertEquals(8, available(sku), "no restock");
+        given().get(ORDERS + "/" + orderId).then().statusCode(200).body("status", equalTo("CONFIRMED"));
+        assertEquals(1, ledgerOf(orderId).size(), "no REFUND booked");
+
+        // The retry with the same key asks the provider for the same refund, and commits.
+        withKey(key).post(cancellation).then().statusCode(200).body("status", equalTo("CANCELLED"));
+        withKey(key).post(cancellation).then().statusCode(200).header("Idempotent-Replayed", "true");
+        withKey(unique("cancel")).post(cancellation).then().statusCode(200).body("status", equalTo("CANCELLED"));
+        assertEquals(10, available(sku));
+
+        List<RecordingPaymentGateway.RefundCall> calls = provider.refundCalls(paymentId);
+        assertEquals(2, calls.size(), "the failed call and its retry; a cancelled order asks the provider nothing");
+        assertEquals(1, calls.stream().map(RecordingPaymentGateway.RefundCall::idempotencyKey).distinct().count(),
+            "one provider key for every retry of one cancellation");
+        String providerKey = calls.get(0).idempotencyKey();
+        assertFalse(providerKey.contains(key), "derived, never the raw key");
+        assertEquals(200, calls.get(0).amount());
+        Map<String, String> made = provider.refundsMade(paymentId);
+        assertEquals(1, made.size(), "money moved once");
+
+        List<String> ledger = ledgerOf(orderId);
+        assertEquals(2, ledger.size(), "one CHARGE, one REFUND");
+        JsonObject refund = new JsonObject(ledger.get(1));
+        assertEquals("REFUND", refund.getString("type"));
+        assertEquals(made.get(providerKey), refund.getString("providerReference"), "the provider's reference");
+        given().queryParam("orderId", orderId).get("/api/v1/payments").then().statusCode(200)
+            .body("items[1].type", equalTo("REFUND")).body("items[1]", not(hasKey("providerReference")));
+    }
+
+    private List<String> ledgerOf(String orderId) {
+        String entries = redis.command("LRANGE", TestKeys.key(Keyspace.LEDGER, orderId), "0", "-1");
+        return entries == null || entries.isEmpty() ? List.of() : List.of(entries.split("\n"));
     }
 }

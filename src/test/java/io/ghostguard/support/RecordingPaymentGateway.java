@@ -1,20 +1,27 @@
 package io.ghostguard.support;
 
+import io.ghostguard.domain.ProviderUnavailableException;
 import io.ghostguard.payments.PaymentGateway;
 import io.ghostguard.payments.TestTokenPaymentGateway;
 import io.quarkus.test.Mock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The payment provider double of every {@code @QuarkusTest}: the test-token rules of the production provider, plus
- * a record of every authorisation call (declined ones included) and every void, so tests assert that nothing
- * reached the provider, or that a live order's authorisation was never voided, instead of inferring it.
+ * a record of every authorisation call (declined ones included), every void and every refund asked (with its
+ * provider idempotency key), so tests assert that nothing reached the provider, that a live order's authorisation
+ * was never voided, or that a cancellation refunded once, instead of inferring it. A refund can be made to fail
+ * once, as a provider that is down would.
  */
 @Mock
 @ApplicationScoped
@@ -25,6 +32,9 @@ public class RecordingPaymentGateway implements PaymentGateway {
     private final Set<String> voided = ConcurrentHashMap.newKeySet();
     private final List<String> issued = new ArrayList<>();
     private final AtomicReference<Runnable> duringNext = new AtomicReference<>();
+    private final List<RefundCall> refundCalls = new ArrayList<>();
+    private final Map<String, String> refunds = new HashMap<>();
+    private final AtomicBoolean failNextRefund = new AtomicBoolean();
 
     @Override
     public Uni<String> authorize(String idempotencyKey, String paymentToken) {
@@ -46,6 +56,50 @@ public class RecordingPaymentGateway implements PaymentGateway {
     public Uni<Void> voidAuthorization(String paymentId) {
         voided.add(paymentId);
         return Uni.createFrom().voidItem();
+    }
+
+    @Override
+    public Uni<String> refund(String idempotencyKey, String paymentId, long amount, String currency) {
+        synchronized (refundCalls) {
+            refundCalls.add(new RefundCall(idempotencyKey, paymentId, amount));
+        }
+        if (failNextRefund.getAndSet(false)) {
+            return Uni.createFrom().failure(new ProviderUnavailableException("refund"));
+        }
+        return rules.refund(idempotencyKey, paymentId, amount, currency).invoke(reference -> {
+            synchronized (refunds) {
+                refunds.putIfAbsent(idempotencyKey, reference);
+            }
+        });
+    }
+
+    /** One refund the service asked for: its provider idempotency key, the payment and the amount. */
+    public record RefundCall(String idempotencyKey, String paymentId, long amount) {
+    }
+
+    /** The next refund fails as a provider that is down would, after it was asked (and recorded). */
+    public void failNextRefund() {
+        failNextRefund.set(true);
+    }
+
+    /** Every refund asked for {@code paymentId}, failed ones included, oldest first. */
+    public List<RefundCall> refundCalls(String paymentId) {
+        synchronized (refundCalls) {
+            return refundCalls.stream().filter(call -> call.paymentId().equals(paymentId)).toList();
+        }
+    }
+
+    /**
+     * The refunds the provider made for {@code paymentId}: one per distinct idempotency key it answered, as a provider
+     * that honours the key moves money once per key; each with its reference.
+     */
+    public Map<String, String> refundsMade(String paymentId) {
+        Set<String> keys = refundCalls(paymentId).stream().map(RefundCall::idempotencyKey)
+            .collect(Collectors.toSet());
+        synchronized (refunds) {
+            return refunds.entrySet().stream().filter(entry -> keys.contains(entry.getKey()))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        }
     }
 
     /**

@@ -42,6 +42,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Orders")
 public class OrderResource {
 
+    /** The 503 of an operation that calls the payment provider before its effect. */
+    private static final String PROVIDER_OR_STORE = "The payment provider did not answer, so nothing was changed; "
+        + "retry with the same Idempotency-Key (problem type payment-provider-unavailable); or the data store did not "
+        + "answer in time (problem type store-unavailable)";
     private static final String LIMIT_MESSAGE = "must be an integer from 1 to orders.paging.max-limit (100)";
 
     private final OrderApplication orders;
@@ -73,6 +77,7 @@ public class OrderResource {
         + "clientReference names another order (problem type client-reference-conflict)")
     @APIResponse(responseCode = "413", description = "Body too large (problem type payload-too-large)")
     @APIResponse(responseCode = "415", description = "Not JSON (problem type unsupported-media-type)")
+    @APIResponse(responseCode = "503", description = PROVIDER_OR_STORE)
     @Catalogued(ApiOperation.PLACE_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
@@ -120,16 +125,18 @@ public class OrderResource {
     @POST
     @Path(Routes.CANCELLATION)
     @Operation(operationId = "cancelOrder",
-        summary = "Cancel an order", description = "Restocks every line and refunds the charge. "
-        + "Cancelling a cancelled order returns it unchanged, with no second refund.")
+        summary = "Cancel an order", description = "Restocks every line and refunds the charge at the payment "
+        + "provider, under a provider key derived from the Idempotency-Key, so a retry refunds once. Cancelling a "
+        + "cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
+    @APIResponse(responseCode = "503", description = PROVIDER_OR_STORE)
     @Catalogued(ApiOperation.CANCEL_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
-        return orders.cancel(RestCall.requireAccess(), id);
+        return orders.cancel(RestCall.requireAccess(), RestCall.ticket(), id);
     }
 
 }

@@ -79,10 +79,15 @@ public class OrderApplication {
                 cursors.encode(tenant, customerId, page.nextCursor())));
     }
 
-    /** Cancels an order: restock and refund once; cancelling again answers the same order. */
-    public Uni<OrderResponse> cancel(Access access, String orderId) {
+    /**
+     * Cancels an order under the gate's ticket (null: the call is not keyed): restock and refund once, the refund
+     * asked of the provider under a key derived from the cancellation's; cancelling again answers the same order.
+     */
+    public Uni<OrderResponse> cancel(Access access, Ticket ticket, String orderId) {
         SpanAttributes.orderId(orderId);
-        return orders.cancel(tenant(access), orderId).map(OrderResponse::from);
+        return orders.cancel(tenant(access), orderId,
+                ticket == null || ticket.operationKey() == null ? null : ticket.operationKey().refundKey())
+            .map(OrderResponse::from);
     }
 
     private Answer placed(Placement placed) {
