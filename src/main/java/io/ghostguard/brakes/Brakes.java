@@ -41,7 +41,9 @@ import org.jboss.logging.Logger;
  * set in memory and looks for a change every {@code orders.brakes.poll-interval} (one small read per instance), so
  * a brake set on any instance holds on every instance within a second, and checking a call costs no Redis call at
  * all: the check runs in the gate right after identity, before limits, claim or effect, on REST and MCP alike.
- * While Redis is away the last set known stays in force. Every change is logged (who, what, why) and counted.
+ * While Redis is away the last set known stays in force. Every change is logged (who, what, why; every value a client
+ * chose escaped) and counted. A stored record that cannot be read is skipped and logged once; a brake that has ended
+ * is removed from Redis at the next look; a call is never failed by the brakes' own trouble.
  */
 @ApplicationScoped
 public class Brakes {

@@ -604,4 +604,31 @@ class BrakesTest {
             }
         }
     }
+
+    /** A braked caller is refused however it spells the path (a doubled slash, dot segments, escapes). */
+    @Test
+    void aBrakeHoldsHoweverThePathIsSpelled() {
+        String sku = unique("spelled");
+        stock(sku, 10, 100);
+        String sub = unique("spelled");
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String scope = "principal:default:" + sub;
+        brake(scope, "all", null).then().statusCode(200);
+        try {
+            for (String path : List.of("//api/v1/inventory/", "/api//v1/inventory/", "/api/v1/./inventory/",
+                "/api/v1/%2e/inventory/", "/api/./v1/inventory/", "/api/v1/x/../inventory/", "/%61pi/v1/inventory/")) {
+                int status = as(agent).urlEncodingEnabled(false).get(path + sku).statusCode();
+                assertTrue(status == 503 || status == 404 || status == 400, path + " answered " + status);
+            }
+            for (String path : List.of("//api/v1/orders", "/api//v1/orders", "/%61pi/v1/orders")) {
+                int status = as(agent).urlEncodingEnabled(false).contentType("application/json")
+                    .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok")).post(path)
+                    .statusCode();
+                assertTrue(status == 503 || status == 404 || status == 400, path + " answered " + status);
+            }
+            assertEquals(10, available(sku), "nothing placed");
+        } finally {
+            lift(scope).then().statusCode(204);
+        }
+    }
 }
