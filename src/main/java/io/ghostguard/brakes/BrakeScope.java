@@ -37,8 +37,12 @@ public record BrakeScope(Kind kind, String text) {
     private static final Pattern DIGEST_FORM = Pattern.compile("~[0-9a-f]{64}");
     /** The longest scope text read (what a URL path carries; a canonical scope is far shorter). */
     static final int LONGEST = 4096;
-    /** The longest encoded sub written out; a longer one is named by its digest. */
-    static final int LONGEST_READABLE = 1024;
+    /**
+     * The longest encoded sub written out; a longer one is named by its digest. Small enough that every scope stays
+     * within the 300 printable ASCII characters the previous version reads, so instances of both versions can read
+     * every brake while a deployment rolls.
+     */
+    static final int LONGEST_READABLE = 200;
     private static final String PRINCIPAL_PREFIX = "principal:";
     private static final String TENANT_PREFIX = "tenant:";
     private static final String CALLER_TYPE_PREFIX = "caller-type:";

@@ -37,7 +37,7 @@ class BrakeScopeTest {
         assertEquals(Optional.of(scope), BrakeScope.parse(scope.text()), "the scope of sub " + sub.codePoints()
             .mapToObj(Integer::toHexString).toList() + " parses back to itself");
         assertTrue(scope.covers(caller(sub)), scope.text());
-        assertTrue(scope.text().length() <= 10 + 4 + 1 + BrakeScope.LONGEST_READABLE, scope.text());
+        assertTrue(scope.text().length() <= 300, "an earlier version reads it too: " + scope.text());
         assertTrue(scope.text().chars().allMatch(c -> c > 0x20 && c < 0x7f), "printable ASCII: " + scope.text());
         assertEquals(Optional.of("acme"), scope.tenant());
     }

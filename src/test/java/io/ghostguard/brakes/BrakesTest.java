@@ -103,7 +103,7 @@ class BrakesTest {
 
     /**
      * The principal scope of a sub as the operators' documentation says: its UTF-8 bytes percent-encoded outside
-     * {@code A-Z a-z 0-9 - . _ @}; past 1024 characters, {@code ~} and the hex SHA-256 of those bytes.
+     * {@code A-Z a-z 0-9 - . _ @}; past 200 characters, {@code ~} and the hex SHA-256 of those bytes.
      */
     private static String principalScope(String tenant, String sub) throws NoSuchAlgorithmException {
         byte[] bytes = sub.getBytes(StandardCharsets.UTF_8);
@@ -116,7 +116,7 @@ class BrakesTest {
                 encoded.append(String.format("%%%02X", value & 0xff));
             }
         }
-        String named = encoded.length() <= 1024 ? encoded.toString()
+        String named = encoded.length() <= 200 ? encoded.toString()
             : "~" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         return "principal:" + tenant + ":" + named;
     }
@@ -404,7 +404,8 @@ class BrakesTest {
 
     /**
      * An agent whose sub has a space, a non-ASCII letter and 300 characters more is braked by itself like any other,
-     * alone, listed under its encoded scope, and lifted with it; a sub of 2,000 characters is named by its digest.
+     * alone, listed under its scope (the digest form: it is long), and lifted with it; a short odd sub (a space, a
+     * non-ASCII letter, ':' and '%') is braked under its readable encoded scope; one of 2,000 characters by its digest.
      */
     @Test
     void anyPrincipalATokenCanNameIsBrakedListedAndLifted() throws Exception {
@@ -425,6 +426,15 @@ class BrakesTest {
             .body("items.find { it.scope == '" + scope + "' }.setBy", org.hamcrest.Matchers.equalTo("auto"));
         lift(scope).then().statusCode(204);
         place(agent, unique("k"), sku).then().statusCode(201);
+
+        String shortSub = "café:eu 50% " + unique("short");
+        String shortScope = principalScope("default", shortSub);
+        assertTrue(shortScope.startsWith("principal:default:caf%C3%A9%3Aeu%2050%25%20short-"), shortScope);
+        String shortAgent = Tokens.token().subject(shortSub).callerType("agent").sign();
+        brake(shortScope, "writes", null).then().statusCode(200).body("scope", org.hamcrest.Matchers.equalTo(shortScope));
+        place(shortAgent, unique("k"), sku).then().statusCode(503).body("type", endsWith("/braked"));
+        lift(shortScope).then().statusCode(204);
+        place(shortAgent, unique("k"), sku).then().statusCode(201);
 
         String longSub = "é" + unique("long") + "y".repeat(2000);
         String longScope = principalScope("default", longSub);
