@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
+import io.ghostguard.telemetry.LogText;
+import io.ghostguard.telemetry.MetricNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -55,9 +57,12 @@ public class AutoBrake {
         this.windows = Caffeine.newBuilder().maximumSize(PRINCIPALS).expireAfterWrite(longest).build();
     }
 
-    /** Counts one refusal of a caller; brakes its principal when its refusals reach the threshold. */
+    /**
+     * Counts one refusal of a caller; brakes its principal when its refusals reach the threshold of its verified tier
+     * (the token's {@code caller_type} claim, else the surface; never the label a User-Agent can move).
+     */
     public void refused(Access access) {
-        OrdersConfig.AutoBrake setting = settings.get(access.label());
+        OrdersConfig.AutoBrake setting = settings.get(access.tier());
         if (setting == null || !setting.enabled()) {
             return;
         }
@@ -70,12 +75,16 @@ public class AutoBrake {
             return;
         }
         String reason = setting.refusals() + " refusals within " + setting.window().toSeconds() + " s";
-        LOG.warnf("automatic brake: %s callers' principal of tenant %s braked for %d s after %s",
-            access.label().label(), access.actor().tenant().value(), setting.coolDown().toSeconds(), reason);
-        registry.counter(io.ghostguard.telemetry.MetricNames.BRAKE_CHANGES, "action", AUTO, "kind",
-            BrakeScope.Kind.PRINCIPAL.label()).increment();
+        LOG.warnf("automatic brake: %s callers' principal of tenant %s braked for %d s after %s: scope=%s",
+            access.tier().label(), access.actor().tenant().value(), setting.coolDown().toSeconds(), reason,
+            LogText.escape(scope.text()));
         brakes.set(scope, Brake.ALL, reason, AUTO, setting.coolDown()).subscribe().with(
-            set -> { },
+            set -> {
+                if (set.isPresent()) {
+                    registry.counter(MetricNames.BRAKE_CHANGES, "action", AUTO, "kind",
+                        BrakeScope.Kind.PRINCIPAL.label()).increment();
+                }
+            },
             failure -> {
                 // Counted again from zero: the next run of refusals tries again.
                 windows.invalidate(scope.text());

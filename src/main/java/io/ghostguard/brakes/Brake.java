@@ -1,6 +1,5 @@
 package io.ghostguard.brakes;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 
@@ -27,9 +26,8 @@ public record Brake(String scope, String mode, String reason, String setBy, Inst
         return write || ALL.equals(mode);
     }
 
-    /** The scope, parsed (a stored brake was validated when it was set). */
-    @JsonIgnore
-    public BrakeScope parsedScope() {
-        return BrakeScope.parse(scope).orElseThrow();
+    /** The same brake under another scope text (a stored one read back in its canonical form). */
+    Brake withScope(String canonical) {
+        return canonical.equals(scope) ? this : new Brake(canonical, mode, reason, setBy, setAt, expiresAt);
     }
 }

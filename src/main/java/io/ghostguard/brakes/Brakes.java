@@ -6,6 +6,7 @@ import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
+import io.ghostguard.telemetry.LogText;
 import io.ghostguard.telemetry.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,11 +23,16 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,7 +41,9 @@ import org.jboss.logging.Logger;
  * set in memory and looks for a change every {@code orders.brakes.poll-interval} (one small read per instance), so
  * a brake set on any instance holds on every instance within a second, and checking a call costs no Redis call at
  * all: the check runs in the gate right after identity, before limits, claim or effect, on REST and MCP alike.
- * While Redis is away the last set known stays in force. Every change is logged (who, what, why) and counted.
+ * While Redis is away the last set known stays in force. Every change is logged (who, what, why; every value a client
+ * chose escaped) and counted. A stored record that cannot be read is skipped and logged once; a brake that has ended
+ * is removed from Redis at the next look; a call is never failed by the brakes' own trouble.
  */
 @ApplicationScoped
 public class Brakes {
@@ -43,35 +51,83 @@ public class Brakes {
     private static final Logger LOG = Logger.getLogger(Brakes.class);
     /** Who set a brake declared in configuration. */
     static final String CONFIG = "config";
+    /** The longest part of an unreadable record's field the log shows. */
+    private static final int LOGGED_FIELD = 200;
+    private static final String ALL_SCOPE = "all";
+    private static final Map<CallerType, String> CALLER_TYPE_SCOPES = new EnumMap<>(CallerType.class);
+
+    static {
+        for (CallerType type : CallerType.values()) {
+            CALLER_TYPE_SCOPES.put(type, BrakeScope.callerType(type).text());
+        }
+    }
 
     private final BrakeStore store;
     private final Vertx vertx;
     private final Duration poll;
-    private final List<Brake> declared = new ArrayList<>();
+    private final int maxHeld;
+    private final List<Held> declared = new ArrayList<>();
     private final Clock clock = Clock.systemUTC();
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final AtomicBoolean polling = new AtomicBoolean();
-    private volatile List<Brake> stored = List.of();
+    /** The unreadable records already logged (field and value), so each is logged once, not at every read. */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean checkFailureLogged = new AtomicBoolean();
+    private volatile Snapshot snapshot = Snapshot.EMPTY;
     private volatile String version = "";
     private volatile long timer = -1;
+
+    /**
+     * One brake in force on this instance with its scope parsed, and the hash field and value it is stored under
+     * (null for a brake declared in configuration).
+     */
+    record Held(Brake brake, BrakeScope scope, String field, String value) {
+    }
+
+    /**
+     * The brakes this instance holds, indexed so that checking a call is a few map lookups whatever their number:
+     * by canonical scope, and the tenants that have a principal braked (only their callers' scope is worked out).
+     */
+    private record Snapshot(List<Held> stored, List<Held> all, Map<String, List<Held>> byScope,
+                            Set<String> principalTenants) {
+
+        static final Snapshot EMPTY = new Snapshot(List.of(), List.of(), Map.of(), Set.of());
+
+        static Snapshot of(List<Held> declared, List<Held> stored) {
+            List<Held> all = new ArrayList<>(declared);
+            all.addAll(stored);
+            Map<String, List<Held>> byScope = new HashMap<>();
+            Set<String> principalTenants = new HashSet<>();
+            for (Held held : all) {
+                byScope.computeIfAbsent(held.scope().text(), scope -> new ArrayList<>(1)).add(held);
+                if (held.scope().kind() == BrakeScope.Kind.PRINCIPAL) {
+                    held.scope().tenant().ifPresent(principalTenants::add);
+                }
+            }
+            return new Snapshot(List.copyOf(stored), List.copyOf(all), Map.copyOf(byScope),
+                Set.copyOf(principalTenants));
+        }
+    }
 
     public Brakes(BrakeStore store, Vertx vertx, OrdersConfig config, MeterRegistry registry) {
         this.store = store;
         this.vertx = vertx;
         this.registry = registry;
         this.poll = config.brakes().pollInterval();
+        this.maxHeld = config.brakes().maxHeld();
         Instant now = clock.instant();
         config.brakes().declared().forEach((name, brake) -> {
-            if (BrakeScope.parse(brake.scope()).isEmpty()) {
-                throw new ConfigurationException("orders.brakes." + name + ".scope: \"" + brake.scope() + "\" is not a "
-                    + "scope (principal:<tenant>:<sub>, tenant:<tenant>, caller-type:<type> or all)");
-            }
-            declared.add(new Brake(brake.scope(), brake.mode(), brake.reason(), CONFIG, now, null));
+            BrakeScope scope = BrakeScope.parse(brake.scope()).orElseThrow(() -> new ConfigurationException(
+                "orders.brakes." + name + ".scope: \"" + brake.scope() + "\" is not a scope (principal:<tenant>:<sub> "
+                    + "with the sub percent-encoded, tenant:<tenant>, caller-type:<type> or all)"));
+            declared.add(new Held(new Brake(scope.text(), brake.mode(), brake.reason(), CONFIG, now, null), scope, null,
+                null));
         });
+        snapshot = Snapshot.of(declared, List.of());
         for (BrakeScope.Kind kind : BrakeScope.Kind.values()) {
             registry.gauge(MetricNames.BRAKES_ACTIVE, io.micrometer.core.instrument.Tags.of("kind", kind.label()), this,
-                brakes -> brakes.active().stream().filter(brake -> brake.parsedScope().kind() == kind).count());
+                brakes -> brakes.activeCount(kind));
         }
         registry.gauge(MetricNames.BRAKES_LONGEST_HELD, this, Brakes::longestHeldSeconds);
         for (BrakeScope.Kind kind : BrakeScope.Kind.values()) {
@@ -82,11 +138,14 @@ public class Brakes {
                 registry.counter(MetricNames.BRAKE_CHANGES, "action", action, "kind", kind.label());
             }
         }
+        for (String action : List.of("set", AutoBrake.AUTO)) {
+            registry.counter(MetricNames.BRAKES_OVER_BOUND, "action", action);
+        }
     }
 
     void start(@Observes StartupEvent started) {
-        declared.forEach(brake -> LOG.infof("brake declared in configuration: scope=%s mode=%s reason=%s",
-            brake.scope(), brake.mode(), oneLine(brake.reason())));
+        declared.forEach(held -> LOG.infof("brake declared in configuration: scope=%s mode=%s reason=%s",
+            LogText.escape(held.brake().scope()), held.brake().mode(), LogText.escape(held.brake().reason())));
         refresh();
         timer = vertx.setPeriodic(poll.toMillis(), id -> refresh());
     }
@@ -97,52 +156,131 @@ public class Brakes {
         }
     }
 
-    /** Reads the brakes again when their version changed; one look at a time, failures keep the last set. */
+    /**
+     * Removes the brakes that have ended, then reads the brakes again when their version changed; one look at a
+     * time, failures keep the last set.
+     */
     private void refresh() {
         if (!polling.compareAndSet(false, true)) {
             return;
         }
-        store.version()
+        sweep()
+            .flatMap(ignored -> store.version())
             .flatMap(current -> {
                 String seen = current == null ? "" : current;
                 if (seen.equals(version)) {
                     return Uni.createFrom().voidItem();
                 }
                 return store.all().invoke(all -> {
-                    stored = List.copyOf(all);
+                    hold(all);
                     version = seen;
                 }).replaceWithVoid();
             })
             .subscribe().with(done -> polling.set(false), failure -> polling.set(false));
     }
 
-    /** Every brake in force now: declared ones, then stored ones that have not expired. */
+    /**
+     * Asks Redis to remove the stored brakes this instance holds that have ended (each change removes them too, but
+     * a brake may end while nothing changes); nothing when none has.
+     */
+    private Uni<Void> sweep() {
+        Instant now = clock.instant();
+        Map<String, String> ended = new HashMap<>();
+        for (Held held : snapshot.stored()) {
+            if (!held.brake().activeAt(now)) {
+                ended.put(held.field(), held.value());
+            }
+        }
+        if (ended.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return store.sweep(now, ended).invoke(removed -> {
+            if (removed == 0) {
+                // Gone already (another instance swept them): read the set again rather than ask again.
+                version = "";
+            }
+        }).onFailure().recoverWithItem(0).replaceWithVoid();
+    }
+
+    /** Holds what was read; a record that cannot be read is skipped and logged once. */
+    private void hold(List<BrakeStore.Stored> all) {
+        List<Held> held = new ArrayList<>(all.size());
+        Set<String> unreadable = new HashSet<>();
+        for (BrakeStore.Stored stored : all) {
+            if (stored.brake() != null) {
+                held.add(new Held(stored.brake(), stored.scope(), stored.field(), stored.value()));
+                continue;
+            }
+            String seen = stored.field() + '\n' + stored.value();
+            unreadable.add(seen);
+            if (reported.add(seen)) {
+                String field = stored.field().length() > LOGGED_FIELD
+                    ? stored.field().substring(0, LOGGED_FIELD) + "..." : stored.field();
+                LOG.warnf("a stored brake cannot be read and is skipped (it stops no one): field %s of %s; remove it "
+                    + "with HDEL once understood", LogText.escape(field), BrakeStore.BRAKES);
+            }
+        }
+        reported.retainAll(unreadable);
+        snapshot = Snapshot.of(declared, held);
+    }
+
+    /** Every brake in force now: declared ones, then stored ones that have not ended. */
     public List<Brake> active() {
         Instant now = clock.instant();
-        List<Brake> all = new ArrayList<>(declared);
-        stored.stream().filter(brake -> brake.activeAt(now)).forEach(all::add);
-        return all;
+        return snapshot.all().stream().map(Held::brake).filter(brake -> brake.activeAt(now)).toList();
     }
 
     /**
      * The refusal of a call a brake stops (null: none): 503 {@code braked}, naming only the kind of scope that
-     * braked it, with Retry-After when the brake ends by itself. Counted by caller type and kind.
+     * braked it, with Retry-After when the brake ends by itself. Counted by caller type and kind. A caller type is
+     * matched on the call's verified tier. Never fails: a call no brake can be worked out for is let through.
      */
     public Refusal check(Access access, boolean write) {
-        List<Brake> declaredNow = declared;
-        List<Brake> storedNow = stored;
-        if (declaredNow.isEmpty() && storedNow.isEmpty()) {
+        Snapshot held = snapshot;
+        if (held.byScope().isEmpty()) {
             return null;
         }
-        Instant now = clock.instant();
-        Optional<Brake> stopping = active().stream()
-            .filter(brake -> brake.activeAt(now) && brake.stops(write) && brake.parsedScope().covers(access))
-            .min(Comparator.comparing(brake -> brake.expiresAt() == null ? Instant.MAX : brake.expiresAt()));
-        if (stopping.isEmpty()) {
+        try {
+            Instant now = clock.instant();
+            String tenant = access.actor().tenant().value();
+            Held stopping = earliest(null, held.byScope().get(ALL_SCOPE), now, write);
+            stopping = earliest(stopping, held.byScope().get(CALLER_TYPE_SCOPES.get(access.tier())), now, write);
+            stopping = earliest(stopping, held.byScope().get("tenant:" + tenant), now, write);
+            if (held.principalTenants().contains(tenant)) {
+                stopping = earliest(stopping, held.byScope().get(BrakeScope.principalOf(access).text()), now, write);
+            }
+            return stopping == null ? null : refusal(access, stopping, now);
+        } catch (RuntimeException e) {
+            if (checkFailureLogged.compareAndSet(false, true)) {
+                LOG.error("a call could not be checked against the brakes and was let through (logged once)");
+            }
             return null;
         }
-        Brake brake = stopping.get();
-        BrakeScope.Kind kind = brake.parsedScope().kind();
+    }
+
+    /** Of {@code current} and the brakes in {@code candidates} that stop the call now, the one ending first. */
+    private static Held earliest(Held current, List<Held> candidates, Instant now, boolean write) {
+        if (candidates == null) {
+            return current;
+        }
+        Held earliest = current;
+        for (Held candidate : candidates) {
+            Brake brake = candidate.brake();
+            if (brake.activeAt(now) && brake.stops(write) && (earliest == null || ends(brake).isBefore(ends(earliest
+                .brake())))) {
+                earliest = candidate;
+            }
+        }
+        return earliest;
+    }
+
+    private static Instant ends(Brake brake) {
+        return brake.expiresAt() == null ? Instant.MAX : brake.expiresAt();
+    }
+
+    private Refusal refusal(Access access, Held stopping, Instant now) {
+        Brake brake = stopping.brake();
+        BrakeScope.Kind kind = stopping.scope().kind();
         braked(access.label(), kind).increment();
         Problem problem = Problem.of(ProblemType.BRAKED, "An operator has braked " + describe(kind)
             + (Brake.WRITES.equals(brake.mode()) ? " for state-changing calls" : "") + "; nothing was executed. "
@@ -164,49 +302,77 @@ public class Brakes {
         };
     }
 
-    /** Sets (or replaces) a brake; every instance holds it within a second. */
-    public Uni<Brake> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl) {
+    /**
+     * Sets (or replaces) a brake; every instance holds it within a second. Empty when it was not set because Redis
+     * holds {@code orders.brakes.max-held} brakes already and this scope is not one of them (logged and counted).
+     */
+    public Uni<Optional<Brake>> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Brake brake = new Brake(scope.text(), mode, reason, setBy, now, ttl == null ? null : now.plus(ttl));
-        return store.put(brake).invoke(() -> {
+        String value = store.write(brake);
+        return store.put(brake, value, earlierForms(scope), now, maxHeld).map(change -> {
+            if (change == BrakeStore.Change.FULL) {
+                registry.counter(MetricNames.BRAKES_OVER_BOUND, "action", AutoBrake.AUTO.equals(setBy) ? AutoBrake.AUTO
+                    : "set").increment();
+                LOG.warnf("brake not set: %d brakes are held, as many as orders.brakes.max-held allows; scope=%s by=%s "
+                    + "reason=%s", maxHeld, LogText.escape(scope.text()), LogText.escape(setBy), LogText.escape(reason));
+                return Optional.empty();
+            }
             // This instance holds it at once; the others at their next look.
-            List<Brake> held = new ArrayList<>(stored);
-            held.removeIf(other -> other.scope().equals(brake.scope()));
-            held.add(brake);
-            stored = List.copyOf(held);
-            LOG.infof("brake set: scope=%s mode=%s by=%s reason=%s expires=%s", brake.scope(), brake.mode(),
-                oneLine(setBy), oneLine(reason), brake.expiresAt() == null ? "never" : brake.expiresAt());
+            List<Held> held = new ArrayList<>(snapshot.stored());
+            held.removeIf(other -> other.scope().text().equals(scope.text()));
+            held.add(new Held(brake, scope, scope.text(), value));
+            snapshot = Snapshot.of(declared, held);
+            LOG.infof("brake set: scope=%s mode=%s by=%s reason=%s expires=%s", LogText.escape(brake.scope()),
+                brake.mode(), LogText.escape(setBy), LogText.escape(reason),
+                brake.expiresAt() == null ? "never" : brake.expiresAt());
             changed("set", scope.kind());
             version = "";
             refresh();
-        }).replaceWith(brake);
+            return Optional.of(brake);
+        });
     }
 
     /** Lifts the brake of a scope; false when there was none stored. */
     public Uni<Boolean> lift(BrakeScope scope, String by) {
-        return store.remove(scope.text()).invoke(removed -> {
-            if (removed) {
-                stored = stored.stream().filter(held -> !held.scope().equals(scope.text())).toList();
-                LOG.infof("brake lifted: scope=%s by=%s", scope.text(), oneLine(by));
-                changed("lift", scope.kind());
-                version = "";
-                refresh();
+        return store.remove(scope.text(), earlierForms(scope), clock.instant()).map(change -> {
+            if (change != BrakeStore.Change.DONE) {
+                return false;
             }
+            snapshot = Snapshot.of(declared, snapshot.stored().stream()
+                .filter(held -> !held.scope().text().equals(scope.text())).toList());
+            LOG.infof("brake lifted: scope=%s by=%s", LogText.escape(scope.text()), LogText.escape(by));
+            changed("lift", scope.kind());
+            version = "";
+            refresh();
+            return true;
         });
     }
 
-    /** Whether a scope is braked by configuration (lifted only by changing the configuration). */
-    public boolean declared(String scope) {
-        return declared.stream().anyMatch(brake -> brake.scope().equals(scope));
+    /** The fields a scope is stored under in a form an earlier version wrote (not its canonical one). */
+    private List<String> earlierForms(BrakeScope scope) {
+        return snapshot.stored().stream()
+            .filter(held -> held.scope().text().equals(scope.text()) && !held.field().equals(scope.text()))
+            .map(Held::field).toList();
     }
 
-    /** The brakes stored in Redis now (expired ones left out), read fresh for the operator API. */
-    public Uni<List<Brake>> listed() {
+    /** Whether a scope is braked by configuration (lifted only by changing the configuration). */
+    public boolean declared(BrakeScope scope) {
+        return declared.stream().anyMatch(held -> held.scope().text().equals(scope.text()));
+    }
+
+    /**
+     * The brakes in force within {@code reach}, read fresh from Redis for the operator API: declared ones first,
+     * then stored ones (ended and unreadable ones left out), oldest first.
+     */
+    public Uni<List<Brake>> listed(Predicate<BrakeScope> reach) {
         Instant now = clock.instant();
         return store.all().map(all -> {
-            List<Brake> listed = new ArrayList<>(declared);
-            all.stream().filter(brake -> brake.activeAt(now)).sorted(Comparator.comparing(Brake::setAt))
-                .forEach(listed::add);
+            List<Brake> listed = new ArrayList<>();
+            declared.stream().filter(held -> reach.test(held.scope())).map(Held::brake).forEach(listed::add);
+            all.stream().filter(stored -> stored.brake() != null && stored.brake().activeAt(now)
+                    && reach.test(stored.scope()))
+                .map(BrakeStore.Stored::brake).sorted(Comparator.comparing(Brake::setAt)).forEach(listed::add);
             return listed;
         });
     }
@@ -220,14 +386,16 @@ public class Brakes {
             MetricNames.BRAKED, MetricNames.CALLER_TYPE, caller.label(), "kind", kind.label()));
     }
 
-    private double longestHeldSeconds() {
+    /** Brakes of one kind in force now (a gauge: never fails, so never NaN). */
+    private double activeCount(BrakeScope.Kind kind) {
         Instant now = clock.instant();
-        return active().stream().mapToDouble(brake -> Duration.between(brake.setAt(), now).toSeconds()).max()
-            .orElse(0);
+        return snapshot.all().stream().filter(held -> held.scope().kind() == kind && held.brake().activeAt(now))
+            .count();
     }
 
-    /** Operator text on one log line (no line breaks a reader could be fooled by). */
-    static String oneLine(String text) {
-        return text == null ? "" : text.replaceAll("[\\r\\n\\t]+", " ");
+    private double longestHeldSeconds() {
+        Instant now = clock.instant();
+        return snapshot.all().stream().map(Held::brake).filter(brake -> brake.activeAt(now))
+            .mapToDouble(brake -> Duration.between(brake.setAt(), now).toSeconds()).max().orElse(0);
     }
 }

@@ -112,6 +112,11 @@ public interface OrdersConfig {
         @DurationMin(millis = 10, message = "must be at least 10 ms")
         Duration pollInterval();
 
+        /** The most brakes held in Redis at once (set or automatic); a new one past it is refused; default 1000. */
+        @WithDefault("1000")
+        @Positive(message = AT_LEAST_ONE)
+        int maxHeld();
+
         /** The automatic brake of a broken principal, by caller type; values live in application.properties. */
         Map<String, AutoBrake> auto();
 

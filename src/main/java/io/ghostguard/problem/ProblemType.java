@@ -62,6 +62,8 @@ public enum ProblemType {
     BRAKED("braked", "Caller braked", 503),
     /** A brake declared in configuration cannot be lifted through the operator API. */
     BRAKE_DECLARED("brake-declared", "Brake declared in configuration", 409),
+    /** A brake of a new scope would pass the number of brakes held ({@code orders.brakes.max-held}); none was set. */
+    BRAKES_FULL("brakes-full", "Too many brakes held", 409),
     /** The instance is past what it can serve within its latency objective; nothing was executed: see Retry-After. */
     OVERLOADED("overloaded", "Service overloaded", 503),
     /** Anything unexpected; the response carries an incident id that the logs carry too. */

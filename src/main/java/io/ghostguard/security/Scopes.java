@@ -13,10 +13,16 @@ public final class Scopes {
     public static final String INVENTORY_WRITE = "inventory:write";
 
     /**
-     * Set and lift brakes (SPEC 13): a platform operator's scope, never granted to agents (a token whose
-     * {@code caller_type} is {@code agent} is refused even with it); not one of the API scopes below.
+     * Set and lift brakes within the token's own tenant (SPEC 13): an operator's scope, never granted to agents (a
+     * token whose {@code caller_type} is {@code agent} is refused even with it); not one of the API scopes below.
      */
     public static final String OPS_BRAKE = "ops:brake";
+
+    /**
+     * Set and lift brakes beyond the token's own tenant (SPEC 13): another tenant's principals or the tenant itself,
+     * a caller type, or the whole service; lists every brake. A platform operator's scope, never granted to agents.
+     */
+    public static final String OPS_BRAKE_PLATFORM = "ops:brake-platform";
 
     /** Every scope, as protected-resource metadata lists them. */
     public static final List<String> ALL = List.of(ORDERS_READ, ORDERS_WRITE, INVENTORY_WRITE);

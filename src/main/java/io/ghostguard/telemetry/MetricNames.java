@@ -33,6 +33,8 @@ public final class MetricNames {
     public static final String BRAKED = "braked";
     /** Brakes set and lifted on this instance, {@code brake_changes_total{action, kind}} (action: set, lift, auto). */
     public static final String BRAKE_CHANGES = "brake.changes";
+    /** Brakes not stored because Redis held as many as it may, {@code brakes_over_bound_total{action}} (set, auto). */
+    public static final String BRAKES_OVER_BOUND = "brakes.over.bound";
     /** Idempotency decisions, {@code idempotency_requests_total{route, outcome, caller_type}}. */
     public static final String IDEMPOTENCY_REQUESTS = "idempotency.requests";
     /** Idempotency store calls, {@code idempotency_store_seconds{operation, result}}. */

@@ -14,15 +14,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.security.Scopes;
+import io.ghostguard.support.Await;
+import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,29 +52,102 @@ import org.junit.jupiter.api.Test;
 @TestProfile(BrakesTest.Profile.class)
 class BrakesTest {
 
-    /** An automatic brake after five refusals, for six seconds; one tenant braked in configuration. */
+    /** At most this many brakes held in Redis. */
+    static final int MAX_HELD = 12;
+
+    /**
+     * An automatic brake after five refusals, for six seconds; one tenant braked in configuration; at most
+     * {@value #MAX_HELD} brakes held.
+     */
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("orders.brakes.auto.agent.enabled", "true", "orders.brakes.auto.agent.refusals", "5",
                 "orders.brakes.auto.agent.cool-down", "PT6S",
                 "orders.brakes.frozen.scope", "tenant:frozen", "orders.brakes.frozen.mode", "all",
-                "orders.brakes.frozen.reason", "migration of this merchant");
+                "orders.brakes.frozen.reason", "migration of this merchant",
+                "orders.brakes.max-held", Integer.toString(MAX_HELD));
         }
     }
 
+    /** A platform operator of tenant {@code default}: every scope of every tenant. */
     private static final String OPERATOR = Tokens.token().subject("sre-ann").callerType("human")
-        .scopes(Scopes.OPS_BRAKE).sign();
+        .scopes(Scopes.OPS_BRAKE, Scopes.OPS_BRAKE_PLATFORM).sign();
+
+    @InjectRedis
+    TestRedis redis;
 
     private static Response brake(String scope, String mode, Integer ttlSeconds) {
+        return brake(OPERATOR, scope, mode, ttlSeconds);
+    }
+
+    /** PUT of a brake; the scope goes into the path URL-encoded once more, as any path segment. */
+    private static Response brake(String operator, String scope, String mode, Integer ttlSeconds) {
         String ttl = ttlSeconds == null ? "" : ",\"ttlSeconds\":" + ttlSeconds;
-        return as(OPERATOR).contentType("application/json")
+        return as(operator).urlEncodingEnabled(false).contentType("application/json")
             .body("{\"mode\":\"" + mode + "\",\"reason\":\"looping on refunds\"" + ttl + "}")
-            .put("/admin/v1/brakes/" + scope);
+            .put(brakePath(scope));
     }
 
     private static Response lift(String scope) {
-        return as(OPERATOR).delete("/admin/v1/brakes/" + scope);
+        return lift(OPERATOR, scope);
+    }
+
+    private static Response lift(String operator, String scope) {
+        return as(operator).urlEncodingEnabled(false).delete(brakePath(scope));
+    }
+
+    private static String brakePath(String scope) {
+        return "/admin/v1/brakes/" + URLEncoder.encode(scope, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The principal scope of a sub as the operators' documentation says: its UTF-8 bytes percent-encoded outside
+     * {@code A-Z a-z 0-9 - . _ @}; past 200 characters, {@code ~} and the hex SHA-256 of those bytes.
+     */
+    private static String principalScope(String tenant, String sub) throws NoSuchAlgorithmException {
+        byte[] bytes = sub.getBytes(StandardCharsets.UTF_8);
+        StringBuilder encoded = new StringBuilder();
+        for (byte value : bytes) {
+            char c = (char) (value & 0xff);
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-._@".indexOf(c) >= 0)) {
+                encoded.append(c);
+            } else {
+                encoded.append(String.format("%%%02X", value & 0xff));
+            }
+        }
+        String named = encoded.length() <= 200 ? encoded.toString()
+            : "~" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        return "principal:" + tenant + ":" + named;
+    }
+
+    /** The log lines of one class while open (a handler on its logger), formatted as the log shows them. */
+    private static final class LogLines extends Handler implements AutoCloseable {
+        private final Logger logger;
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+
+        LogLines(Class<?> source) {
+            this.logger = Logger.getLogger(source.getName());
+            logger.addHandler(this);
+        }
+
+        List<String> containing(String text) {
+            return lines.stream().filter(line -> line.contains(text)).toList();
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            lines.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            logger.removeHandler(this);
+        }
     }
 
     private static Response place(String token, String key, String sku) {
@@ -236,5 +324,321 @@ class BrakesTest {
             status = place(agent, unique("k"), sku).statusCode();
         }
         assertEquals(201, status, "the cool-down ended");
+    }
+
+    private static final String BRAKES_KEY = "brakes:{ghostguard}";
+    private static final String VERSION_KEY = "brakes:{ghostguard}:version";
+    private static final String ENDS_KEY = "brakes:{ghostguard}:ends";
+
+    private static String storedBrake(String scope, String mode, String expiresAt) {
+        return "{\"scope\":\"" + scope + "\",\"mode\":\"" + mode + "\",\"reason\":\"planted\",\"setBy\":\"test\","
+            + "\"setAt\":\"2020-01-01T00:00:00Z\",\"expiresAt\":" + (expiresAt == null ? "null" : "\"" + expiresAt
+            + "\"") + "}";
+    }
+
+    private static Response mcpCheckStock(String token, String sku) {
+        String session = mcp(token, null).body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+            + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\","
+            + "\"version\":\"1\"}}}").post("/mcp").then().statusCode(200).extract().header("Mcp-Session-Id");
+        return tool(token, session, "check_stock", "{\"sku\":\"" + sku + "\"}");
+    }
+
+    /**
+     * A record in Redis the service cannot read (not JSON, an unknown mode, a scope that does not parse) stops no
+     * one and fails no one: every tenant's calls on REST and MCP are answered as before, the brakes that can be read
+     * still hold, the gauges stay numbers, and each bad record is logged once, not at every read.
+     */
+    @Test
+    void aStoredBrakeThatCannotBeReadIsSkippedAndLoggedOnceAndNoCallerFails() throws Exception {
+        String sku = unique("unreadable");
+        stock(sku, 10, 100);
+        String braked = unique("still-braked");
+        String agent = Tokens.token().subject(unique("bystander")).callerType("agent").sign();
+        String otherTenant = Tokens.token().subject(unique("bystander")).tenant("acme").callerType("agent").sign();
+        List<String> fields = List.of("principal:default:bad one", "garbage", "tenant:default");
+        try (LogLines log = new LogLines(Brakes.class)) {
+            brake("principal:default:" + braked, "all", null).then().statusCode(200);
+            redis.command("HSET", BRAKES_KEY, fields.get(0), storedBrake(fields.get(0), "all", null));
+            redis.command("HSET", BRAKES_KEY, fields.get(1), "not a brake {");
+            redis.command("HSET", BRAKES_KEY, fields.get(2), storedBrake("tenant:default", "sometimes", null));
+            redis.command("INCR", VERSION_KEY);
+            Await.until("the three records are reported", Duration.ofSeconds(10),
+                () -> log.containing("cannot be read").size() >= 3);
+
+            as(agent).get("/api/v1/inventory/" + sku).then().statusCode(200);
+            as(otherTenant).get("/api/v1/inventory/" + sku).then().statusCode(404);
+            place(agent, unique("k"), sku).then().statusCode(201);
+            mcpCheckStock(agent, sku).then().statusCode(200);
+            mcpCheckStock(otherTenant, sku).then().statusCode(200);
+            as(Tokens.token().subject(braked).callerType("agent").sign()).get("/api/v1/inventory/" + sku)
+                .then().statusCode(503).body("type", endsWith("/braked"));
+            PrometheusText metrics = metrics();
+            for (String kind : List.of("principal", "tenant", "caller_type", "all")) {
+                double active = value(metrics, "brakes_active", "kind", kind);
+                assertTrue(!Double.isNaN(active) && active >= 0, kind + ": " + active);
+            }
+            assertTrue(!Double.isNaN(value(metrics, "brakes_longest_held_seconds")), "longest held is a number");
+            as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
+                .body("items.scope", hasItem("principal:default:" + braked))
+                .body("items.reason", not(hasItem("planted")));
+
+            // Read again (another brake planted and held): the bad records are not logged again.
+            String planted = unique("planted");
+            redis.command("HSET", BRAKES_KEY, "principal:default:" + planted,
+                storedBrake("principal:default:" + planted, "all", null));
+            redis.command("INCR", VERSION_KEY);
+            String plantedToken = Tokens.token().subject(planted).callerType("agent").sign();
+            Await.until("the planted brake holds", Duration.ofSeconds(10),
+                () -> as(plantedToken).get("/api/v1/inventory/" + sku).statusCode() == 503);
+            assertEquals(3, log.containing("cannot be read").size(), "each bad record logged once: " + log.lines);
+            assertTrue(log.lines.stream().noneMatch(line -> line.contains("not a brake")), "no record's content");
+            lift("principal:default:" + planted).then().statusCode(204);
+        } finally {
+            for (String field : fields) {
+                redis.command("HDEL", BRAKES_KEY, field);
+            }
+            redis.command("INCR", VERSION_KEY);
+            lift("principal:default:" + braked);
+        }
+    }
+
+    /**
+     * An agent whose sub has a space, a non-ASCII letter and 300 characters more is braked by itself like any other,
+     * alone, listed under its scope (the digest form: it is long), and lifted with it; a short odd sub (a space, a
+     * non-ASCII letter, ':' and '%') is braked under its readable encoded scope; one of 2,000 characters by its digest.
+     */
+    @Test
+    void anyPrincipalATokenCanNameIsBrakedListedAndLifted() throws Exception {
+        String sku = unique("oddsub");
+        stock(sku, 10, 100);
+        String sub = "agent é " + unique("odd") + " " + "x".repeat(300);
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String other = Tokens.token().subject(unique("other")).callerType("agent").sign();
+        String scope = principalScope("default", sub);
+        for (int i = 0; i < 5; i++) {
+            as(agent).contentType("application/json").body(orderBody("c", sku, 1, "tok_ok")).post("/api/v1/orders")
+                .then().statusCode(400).body("type", endsWith("/idempotency-key-missing"));
+        }
+        place(agent, unique("k"), sku).then().statusCode(503).body("type", endsWith("/braked"))
+            .body("scope", org.hamcrest.Matchers.equalTo("principal"));
+        place(other, unique("k"), sku).then().statusCode(201);
+        as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
+            .body("items.find { it.scope == '" + scope + "' }.setBy", org.hamcrest.Matchers.equalTo("auto"));
+        lift(scope).then().statusCode(204);
+        place(agent, unique("k"), sku).then().statusCode(201);
+
+        String shortSub = "café:eu 50% " + unique("short");
+        String shortScope = principalScope("default", shortSub);
+        assertTrue(shortScope.startsWith("principal:default:caf%C3%A9%3Aeu%2050%25%20short-"), shortScope);
+        String shortAgent = Tokens.token().subject(shortSub).callerType("agent").sign();
+        brake(shortScope, "writes", null).then().statusCode(200).body("scope", org.hamcrest.Matchers.equalTo(shortScope));
+        place(shortAgent, unique("k"), sku).then().statusCode(503).body("type", endsWith("/braked"));
+        lift(shortScope).then().statusCode(204);
+        place(shortAgent, unique("k"), sku).then().statusCode(201);
+
+        String longSub = "é" + unique("long") + "y".repeat(2000);
+        String longScope = principalScope("default", longSub);
+        assertTrue(longScope.matches("principal:default:~[0-9a-f]{64}"), longScope);
+        String longAgent = Tokens.token().subject(longSub).callerType("agent").sign();
+        brake(longScope, "writes", null).then().statusCode(200).body("scope", org.hamcrest.Matchers.equalTo(longScope));
+        try {
+            place(longAgent, unique("k"), sku).then().statusCode(503).body("type", endsWith("/braked"));
+            place(other, unique("k"), sku).then().statusCode(201);
+        } finally {
+            lift(longScope).then().statusCode(204);
+        }
+        place(longAgent, unique("k"), sku).then().statusCode(201);
+    }
+
+    /**
+     * Whether a caller-type brake or the automatic brake applies, and whether a caller may operate brakes, is decided
+     * by the verified tier (the token's caller_type claim, else the surface): a token without the claim is treated
+     * alike whether or not its User-Agent names an agent product.
+     */
+    @Test
+    void brakesDecideOnTheVerifiedTierNeverOnTheUserAgent() throws Exception {
+        String sku = unique("tier");
+        stock(sku, 10, 100);
+        String unclaimed = Tokens.token().subject(unique("unclaimed")).sign();
+        String agentUserAgent = "Mozilla/5.0 AppleWebKit/537.36; compatible; ChatGPT-User/1.0";
+        brake("caller-type:agent", "all", 60).then().statusCode(200);
+        try {
+            int plain = as(unclaimed).get("/api/v1/inventory/" + sku).statusCode();
+            int asAgent = as(unclaimed).header("User-Agent", agentUserAgent).get("/api/v1/inventory/" + sku)
+                .statusCode();
+            assertEquals(200, plain);
+            assertEquals(plain, asAgent, "the User-Agent does not move a caller under a caller-type brake");
+            as(Tokens.token().subject(unique("claimed")).callerType("agent").sign()).get("/api/v1/inventory/" + sku)
+                .then().statusCode(503);
+        } finally {
+            lift("caller-type:agent").then().statusCode(204);
+        }
+
+        // Agents are braked automatically here, callers of no known type are not: the User-Agent changes nothing.
+        for (int i = 0; i < 6; i++) {
+            as(unclaimed).header("User-Agent", agentUserAgent).contentType("application/json")
+                .body(orderBody("c", sku, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(400);
+        }
+        as(unclaimed).header("User-Agent", agentUserAgent).contentType("application/json")
+            .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok")).post("/api/v1/orders")
+            .then().statusCode(201);
+
+        String operator = Tokens.token().subject(unique("sre")).scopes(Scopes.OPS_BRAKE).sign();
+        as(operator).get("/admin/v1/brakes").then().statusCode(200);
+        as(operator).header("User-Agent", agentUserAgent).get("/admin/v1/brakes").then().statusCode(200);
+    }
+
+    /**
+     * ops:brake acts within the token's own tenant (its principals, the tenant itself) and lists only that; another
+     * tenant, a caller type and the whole service need ops:brake-platform, which lists everything. Out of reach is
+     * 403 forbidden.
+     */
+    @Test
+    void anOperatorsReachIsItsOwnTenantUnlessItHoldsThePlatformScope() {
+        String tenantOperator = Tokens.token().subject(unique("sre")).tenant("acme").callerType("human")
+            .scopes(Scopes.OPS_BRAKE).sign();
+        String ours = "principal:acme:" + unique("ours");
+        String theirs = "principal:default:" + unique("theirs");
+        brake(theirs, "writes", 600).then().statusCode(200);
+        try {
+            brake(tenantOperator, ours, "writes", 600).then().statusCode(200);
+            as(tenantOperator).get("/admin/v1/brakes").then().statusCode(200)
+                .body("items.scope", hasItem(ours)).body("items.scope", not(hasItem(theirs)))
+                .body("items.scope", not(hasItem("tenant:frozen")));
+            as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
+                .body("items.scope", hasItem(ours)).body("items.scope", hasItem(theirs))
+                .body("items.scope", hasItem("tenant:frozen"));
+            for (String scope : List.of(theirs, "principal:default:" + unique("new"), "tenant:default",
+                "caller-type:agent", "all")) {
+                brake(tenantOperator, scope, "writes", 60).then().statusCode(403)
+                    .contentType("application/problem+json").body("type", endsWith("/forbidden"));
+            }
+            lift(tenantOperator, theirs).then().statusCode(403).body("type", endsWith("/forbidden"));
+            lift(tenantOperator, "tenant:frozen").then().statusCode(403).body("type", endsWith("/forbidden"));
+            brake(tenantOperator, "tenant:acme", "writes", 60).then().statusCode(200);
+            lift(tenantOperator, "tenant:acme").then().statusCode(204);
+            lift(tenantOperator, ours).then().statusCode(204);
+            as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200).body("items.scope", hasItem(theirs));
+        } finally {
+            lift(theirs).then().statusCode(204);
+            lift(ours);
+        }
+    }
+
+    /**
+     * A brake that has ended is removed from Redis: by the instance that holds it at its next look (an earlier
+     * version's record too), and by any change. At most orders.brakes.max-held are held: a new scope past it is 409
+     * brakes-full, replacing one held is allowed, and an automatic brake past it is logged and counted, no error.
+     */
+    @Test
+    void endedBrakesAreRemovedAndTheNumberHeldIsBounded() throws Exception {
+        String ending = "principal:default:" + unique("ending");
+        brake(ending, "writes", 1).then().statusCode(200);
+        Await.until("the ended brake is removed from Redis", Duration.ofSeconds(10),
+            () -> ":0".equals(redis.command("HEXISTS", BRAKES_KEY, ending)));
+        assertEquals(null, redis.command("ZSCORE", ENDS_KEY, ending));
+
+        String earlier = "principal:default:" + unique("earlier") + "|v1";
+        redis.command("HSET", BRAKES_KEY, earlier, storedBrake(earlier, "all", "2021-01-01T00:00:00.500Z"));
+        redis.command("INCR", VERSION_KEY);
+        Await.until("an earlier version's ended brake is removed", Duration.ofSeconds(10),
+            () -> ":0".equals(redis.command("HEXISTS", BRAKES_KEY, earlier)));
+
+        String unseen = "principal:default:" + unique("unseen");
+        redis.command("HSET", BRAKES_KEY, unseen, storedBrake(unseen, "all", "2021-01-01T00:00:00Z"));
+        redis.command("ZADD", ENDS_KEY, "1609459200000", unseen);
+        String trigger = "principal:default:" + unique("trigger");
+        brake(trigger, "writes", null).then().statusCode(200);
+        assertEquals(":0", redis.command("HEXISTS", BRAKES_KEY, unseen), "a change removes what has ended");
+        lift(trigger).then().statusCode(204);
+
+        // Nothing held ends while the bound is tested (another test's automatic brake lasts six seconds).
+        Await.until("no brake held ends within two minutes", Duration.ofSeconds(15), () -> ":0".equals(redis
+            .command("ZCOUNT", ENDS_KEY, "-inf", Long.toString(System.currentTimeMillis() + 120_000))));
+        PrometheusText before = metrics();
+        List<String> set = new java.util.ArrayList<>();
+        try {
+            Response refused = null;
+            for (int i = 0; i <= MAX_HELD && refused == null; i++) {
+                String scope = "principal:default:" + unique("bound");
+                Response answer = brake(scope, "writes", 600);
+                if (answer.statusCode() == 200) {
+                    set.add(scope);
+                } else {
+                    refused = answer;
+                }
+            }
+            assertTrue(refused != null, "a brake past the bound is refused");
+            refused.then().statusCode(409).contentType("application/problem+json").body("type", endsWith("/brakes-full"));
+            assertEquals(":" + MAX_HELD, redis.command("HLEN", BRAKES_KEY));
+            brake(set.get(0), "all", 600).then().statusCode(200).body("mode", org.hamcrest.Matchers.equalTo("all"));
+            assertEquals(":" + MAX_HELD, redis.command("HLEN", BRAKES_KEY));
+
+            String sku = unique("full");
+            stock(sku, 10, 100);
+            String agent = Tokens.token().subject(unique("unbraked")).callerType("agent").sign();
+            for (int i = 0; i < 5; i++) {
+                as(agent).contentType("application/json").body(orderBody("c", sku, 1, "tok_ok"))
+                    .post("/api/v1/orders").then().statusCode(400);
+            }
+            double overBound = value(before, "brakes_over_bound_total", "action", "auto");
+            Await.until("the automatic brake past the bound is counted", Duration.ofSeconds(10),
+                () -> value(metrics(), "brakes_over_bound_total", "action", "auto") == overBound + 1);
+            assertEquals(value(before, "brakes_over_bound_total", "action", "set") + 1,
+                value(metrics(), "brakes_over_bound_total", "action", "set"));
+            place(agent, unique("k"), sku).then().statusCode(201);
+        } finally {
+            for (String scope : set) {
+                lift(scope).then().statusCode(204);
+            }
+        }
+    }
+
+    /**
+     * An operator's sub is the client's to choose: in the audit lines it shows escaped, so a line separator, NEL or
+     * an ESC sequence cannot forge or colour a line.
+     */
+    @Test
+    void auditLinesShowWhatAClientChoseEscaped() {
+        String operator = Tokens.token().subject("sre\u2028brake lifted: scope=all\u0085by=root\u001b[31m")
+            .callerType("human").scopes(Scopes.OPS_BRAKE).sign();
+        String scope = "principal:default:" + unique("audited");
+        try (LogLines log = new LogLines(Brakes.class)) {
+            brake(operator, scope, "writes", null).then().statusCode(200);
+            lift(operator, scope).then().statusCode(204);
+            List<String> lines = log.containing(scope);
+            assertEquals(2, lines.size(), "set and lifted: " + log.lines);
+            for (String line : lines) {
+                assertTrue(line.chars().noneMatch(c -> c == 0x2028 || c == 0x85 || c == 0x1b), line);
+                assertTrue(line.contains("sre\\u2028brake lifted: scope=all\\u0085by=root\\u001B[31m"), line);
+            }
+        }
+    }
+
+    /** A braked caller is refused however it spells the path (a doubled slash, dot segments, escapes). */
+    @Test
+    void aBrakeHoldsHoweverThePathIsSpelled() {
+        String sku = unique("spelled");
+        stock(sku, 10, 100);
+        String sub = unique("spelled");
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String scope = "principal:default:" + sub;
+        brake(scope, "all", null).then().statusCode(200);
+        try {
+            for (String path : List.of("//api/v1/inventory/", "/api//v1/inventory/", "/api/v1/./inventory/",
+                "/api/v1/%2e/inventory/", "/api/./v1/inventory/", "/api/v1/x/../inventory/", "/%61pi/v1/inventory/")) {
+                int status = as(agent).urlEncodingEnabled(false).get(path + sku).statusCode();
+                assertTrue(status == 503 || status == 404 || status == 400, path + " answered " + status);
+            }
+            for (String path : List.of("//api/v1/orders", "/api//v1/orders", "/%61pi/v1/orders")) {
+                int status = as(agent).urlEncodingEnabled(false).contentType("application/json")
+                    .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok")).post(path)
+                    .statusCode();
+                assertTrue(status == 503 || status == 404 || status == 400, path + " answered " + status);
+            }
+            assertEquals(10, available(sku), "nothing placed");
+        } finally {
+            lift(scope).then().statusCode(204);
+        }
     }
 }

@@ -55,7 +55,8 @@ class BrakesIT {
         instances.add(a);
         PackagedService b = PackagedService.start(redis.url(), Map.of());
         instances.add(b);
-        String operator = Tokens.token().subject("sre").callerType("human").scopes(Scopes.OPS_BRAKE).sign();
+        String operator = Tokens.token().subject("sre").callerType("human").scopes(Scopes.OPS_BRAKE,
+            Scopes.OPS_BRAKE_PLATFORM).sign();
         String agent = Tokens.token().subject("agent-" + UUID.randomUUID()).callerType("agent").sign();
         String person = Tokens.token().subject("person-" + UUID.randomUUID()).callerType("human").sign();
         String path = "/api/v1/inventory/none";

@@ -32,13 +32,15 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * The operator API of the brakes (SPEC 13), scope {@code ops:brake}: list, set and lift. A platform operator's
- * surface, kept out of the API document that agents read; an agent's token is refused here even with the scope.
- * Every change is logged with who, what and why, and counted.
+ * The operator API of the brakes (SPEC 13): list, set and lift. A platform operator's surface, kept out of the API
+ * document that agents read; an agent's token (by its verified tier) is refused here even with the scope. Its reach is
+ * explicit: {@code ops:brake} acts within the token's own tenant (its principals and the tenant itself), and every
+ * other scope (another tenant's, a caller type, {@code all}) needs {@code ops:brake-platform}, which also lists every
+ * brake. Every change is logged with who, what and why, and counted.
  */
 @Path(Routes.BRAKES)
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Scopes.OPS_BRAKE)
+@RolesAllowed({Scopes.OPS_BRAKE, Scopes.OPS_BRAKE_PLATFORM})
 public class BrakeResource {
 
     private final Brakes brakes;
@@ -51,13 +53,17 @@ public class BrakeResource {
     public record BrakeList(List<Brake> items) {
     }
 
-    /** Every brake in force. */
+    /** Every brake in force within the operator's reach. */
     @GET
     @Operation(hidden = true)
     public Uni<Response> list() {
         Response refused = refusedCaller();
-        return refused != null ? Uni.createFrom().item(refused)
-            : brakes.listed().map(items -> Response.ok(new BrakeList(items)).build());
+        if (refused != null) {
+            return Uni.createFrom().item(refused);
+        }
+        Access operator = RestCall.access().orElseThrow();
+        return brakes.listed(scope -> reaches(operator, scope))
+            .map(items -> Response.ok(new BrakeList(items)).build());
     }
 
     /** Sets (or replaces) the brake of a scope. */
@@ -72,9 +78,14 @@ public class BrakeResource {
         }
         BrakeScope parsed = parse(scope);
         Access operator = RestCall.access().orElseThrow();
+        if (!reaches(operator, parsed)) {
+            return Uni.createFrom().item(outOfReach());
+        }
         return brakes.set(parsed, request.mode(), request.reason(), who(operator),
                 request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds()))
-            .map(brake -> Response.ok(brake).build());
+            .map(brake -> brake.map(set -> Response.ok(set).build()).orElseGet(() -> ProblemMapper.respond(
+                Problem.of(ProblemType.BRAKES_FULL, "As many brakes are held as the service keeps "
+                    + "(orders.brakes.max-held); lift one, or replace a brake that is set, before setting another."))));
     }
 
     /** Lifts the brake of a scope. */
@@ -87,29 +98,44 @@ public class BrakeResource {
             return Uni.createFrom().item(refused);
         }
         BrakeScope parsed = parse(scope);
-        if (brakes.declared(parsed.text())) {
+        Access operator = RestCall.access().orElseThrow();
+        if (!reaches(operator, parsed)) {
+            return Uni.createFrom().item(outOfReach());
+        }
+        if (brakes.declared(parsed)) {
             return Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
                 + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")));
         }
-        return brakes.lift(parsed, who(RestCall.access().orElseThrow())).map(lifted -> lifted
+        return brakes.lift(parsed, who(operator)).map(lifted -> lifted
             ? Response.noContent().build()
             : ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope.")));
     }
 
-    /** An agent's token never operates brakes, whatever scopes it carries. */
+    /** An agent's token (its verified tier, never a User-Agent) never operates brakes, whatever scopes it carries. */
     private static Response refusedCaller() {
         Access access = RestCall.access().orElse(null);
-        if (access == null || access.tier() == CallerType.AGENT || access.label() == CallerType.AGENT) {
+        if (access == null || access.tier() == CallerType.AGENT) {
             return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "Agents may not operate "
                 + "brakes.")));
         }
         return null;
     }
 
+    /** Whether a scope lies within the operator's reach: its own tenant, or anything with the platform scope. */
+    private static boolean reaches(Access operator, BrakeScope scope) {
+        return operator.allows(Scopes.OPS_BRAKE_PLATFORM)
+            || scope.tenant().filter(operator.actor().tenant().value()::equals).isPresent();
+    }
+
+    private static Response outOfReach() {
+        return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "This scope lies outside the "
+            + "token's tenant: another tenant, a caller type or the whole service needs the ops:brake-platform scope.")));
+    }
+
     private static BrakeScope parse(String scope) {
         return BrakeScope.parse(scope).orElseThrow(() -> new InvalidInputException(List.of(new Violation("scope",
-            "must be principal:<tenant>:<sub>, tenant:<tenant>, caller-type:<human|agent|mcp|unknown> or all",
-            "Pattern"))));
+            "must be principal:<tenant>:<sub> (the sub percent-encoded), tenant:<tenant>, "
+                + "caller-type:<human|agent|mcp|unknown> or all", "Pattern"))));
     }
 
     private static String who(Access operator) {
