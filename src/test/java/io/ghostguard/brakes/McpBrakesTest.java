@@ -123,6 +123,22 @@ class McpBrakesTest {
     }
 
     @Test
+    void reusingOneKeyWithOtherArgumentsBrakesTheCaller() throws InterruptedException {
+        String sku = unique("mcpreuse");
+        stock(sku, 100, 100);
+        String broken = Tokens.token().subject(unique("reuser")).callerType("agent").sign();
+        String session = open(broken);
+        String key = unique("k");
+        for (int quantity = 1; quantity <= REFUSALS + 1; quantity++) {
+            tool(broken, session, "place_order", "{\"customerId\":\"c\",\"items\":[{\"sku\":\"" + sku
+                + "\",\"quantity\":" + quantity + "}],\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\","
+                + "\"idempotencyKey\":\"" + key + "\"}").then().statusCode(200)
+                .body("result._meta.'io.ghostguard/status'", equalTo(quantity == 1 ? 201 : 422));
+        }
+        brakedWithin(broken, session, sku);
+    }
+
+    @Test
     void aBrakeOfModeAllStopsEveryMessageAndEndsTheOpenStream() throws InterruptedException {
         String sub = unique("mcp-all");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
