@@ -1,9 +1,9 @@
 package io.ghostguard.mcp;
 
+import io.ghostguard.brakes.Brakes;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
 import io.ghostguard.telemetry.MetricNames;
-import io.ghostguard.tenant.TenantId;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code orders.mcp.stream-ping}, each after checking in Redis that the session still lives and that this is still
  * its newest stream. A session has at most one stream: a newer GET takes over and the older stream ends (at once
  * on the same instance, at its next beat on another), and a stream ends when its session is closed or idles out
- * (its beats do not keep the session alive), when its client goes away, or when the instance begins to stop (it
+ * (its beats do not keep the session alive), when its caller is braked in mode {@code all} (checked at each beat,
+ * in memory), when its client goes away, or when the instance begins to stop (it
  * then opens none: 503, and the client reconnects to another instance). So the streams of a principal are bounded
  * by its sessions. Gauge {@code mcp_sessions_open}: the sessions with a stream open on this instance (the only
  * session state an instance holds).
@@ -39,13 +40,16 @@ public class McpEventStreams {
     static final String MEDIA_TYPE = "text/event-stream";
 
     private final McpSessionStore sessions;
+    private final Brakes brakes;
     private final Vertx vertx;
     private final Duration ping;
     private final Map<String, Stream> open = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
-    public McpEventStreams(McpSessionStore sessions, Vertx vertx, OrdersConfig config, MeterRegistry registry) {
+    public McpEventStreams(McpSessionStore sessions, Brakes brakes, Vertx vertx, OrdersConfig config,
+                           MeterRegistry registry) {
         this.sessions = sessions;
+        this.brakes = brakes;
         this.vertx = vertx;
         this.ping = config.mcp().streamPing();
         registry.gauge(MetricNames.MCP_SESSIONS_OPEN, open, Map::size);
@@ -56,7 +60,7 @@ public class McpEventStreams {
         HttpServerResponse response = context.response();
         response.setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, MEDIA_TYPE)
             .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
-        Stream stream = new Stream(key(access, session), access.actor().tenant(), session, token, response);
+        Stream stream = new Stream(key(access, session), access, session, token, response);
         stream.timer = vertx.setPeriodic(ping.toMillis(), ignored -> beat(stream));
         Stream older = open.put(stream.key, stream);
         if (older != null) {
@@ -83,7 +87,12 @@ public class McpEventStreams {
         if (stream.stopped.get()) {
             return;
         }
-        sessions.streamLives(stream.tenant, stream.session, stream.token).subscribe().with(alive -> {
+        if (brakes.check(stream.access, false) != null) {
+            // Its caller was braked in mode all since the stream opened: a stream is a message like any other.
+            stream.end();
+            return;
+        }
+        sessions.streamLives(stream.access.actor().tenant(), stream.session, stream.token).subscribe().with(alive -> {
             if (alive) {
                 stream.write(": ping\n\n");
             } else {
@@ -124,16 +133,16 @@ public class McpEventStreams {
     /** One open stream. */
     private final class Stream {
         private final String key;
-        private final TenantId tenant;
+        private final Access access;
         private final String session;
         private final String token;
         private final HttpServerResponse response;
         private final AtomicBoolean stopped = new AtomicBoolean();
         private long timer;
 
-        Stream(String key, TenantId tenant, String session, String token, HttpServerResponse response) {
+        Stream(String key, Access access, String session, String token, HttpServerResponse response) {
             this.key = key;
-            this.tenant = tenant;
+            this.access = access;
             this.session = session;
             this.token = token;
             this.response = response;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ghostguard.catalogue.ApiOperation;
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.brakes.AutoBrake;
 import io.ghostguard.brakes.Brakes;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.input.Violation;
@@ -23,6 +24,8 @@ import io.quarkiverse.mcp.server.runtime.ConnectionManager;
 import io.quarkiverse.mcp.server.runtime.McpMessageHandler;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -33,6 +36,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
+import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -62,7 +66,16 @@ import org.jboss.logging.Logger;
  * for its RateLimit state), and a call of a write tool additionally costs its {@code writes} unit in the gate's claim
  * script, as a REST POST does (two policies, each counted once; were the write's message not counted here, a write
  * call the gate refuses before its claim, for a missing key or bad arguments, would cost a Redis round trip and count
- * against nothing). Messages refused before the session's script (malformed ones) cost nothing in Redis.
+ * against nothing). A malformed message (a body that is not a valid JSON-RPC message, an invalid
+ * {@code Mcp-Protocol-Version}, a message that does not fit the session rules) costs one unit too, in its own rate
+ * step before it is answered: 400 within the rate, 429 past it, so a client sending garbage is limited like any other.
+ * <p>
+ * <b>Brakes.</b> Right after identity: a message under a brake is answered 503 {@code braked} before its rate step
+ * or anything else (a write tool's call by a {@code writes} brake, every message, stream and DELETE by an {@code all}
+ * brake; an open stream of a caller braked in mode {@code all} ends at its next ping, {@link McpEventStreams}).
+ * <b>Automatic brake.</b> Every answer of this endpoint passes {@link #countRefusal}, the one place that counts a refusal
+ * of the caller's own making toward its automatic brake, as REST's response filter does: 400 (a malformed message,
+ * a tool's bad arguments or missing key), 429, and a tool call refused 409 in progress or 422 key reuse.
  */
 @ApplicationScoped
 public class McpProtocol {
@@ -75,6 +88,8 @@ public class McpProtocol {
     static final String ACCESS = "ghostguard.mcp.access";
     /** Routing-context key of the {@link Counted} reads step this layer took for the message. */
     static final String READS = "ghostguard.mcp.reads";
+    /** Routing-context key of the {@link ToolAnswer} a tool call of the message was answered with. */
+    static final String TOOL_ANSWER = "ghostguard.mcp.tool-answer";
 
     private static final Logger LOG = Logger.getLogger(McpProtocol.class);
     private static final String PROTOCOL_VERSION_HEADER = "Mcp-Protocol-Version";
@@ -84,6 +99,14 @@ public class McpProtocol {
     record Counted(RateDecision decision) {
     }
 
+    /** How a tool call was answered: the status REST would have given, and the problem type of a refusal, if any. */
+    record ToolAnswer(int status, ProblemType type) {
+    }
+
+    /** Idempotency refusals the caller made itself (a 409 or 422 of another type is the resource's own answer). */
+    private static final Set<ProblemType> COUNTED = Set.of(ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+        ProblemType.IDEMPOTENCY_KEY_REUSED);
+
     private final String path;
     private final long bodyLimit;
     private final int maxSessions;
@@ -91,6 +114,7 @@ public class McpProtocol {
     private final McpEventStreams streams;
     private final RateLimiter limiter;
     private final Brakes brakes;
+    private final AutoBrake auto;
     private final ConnectionManager connections;
     private final ProblemWriter writer;
     private final ProblemCatalogue problems;
@@ -101,7 +125,8 @@ public class McpProtocol {
     public McpProtocol(OrdersConfig config, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit,
                        McpSessionStore sessions, McpEventStreams streams, RateLimiter limiter,
                        ConnectionManager connections, ProblemWriter writer, ProblemCatalogue problems,
-                       SchemaViolationMetrics violations, McpTelemetry telemetry, ObjectMapper json, Brakes brakes) {
+                       SchemaViolationMetrics violations, McpTelemetry telemetry, ObjectMapper json, Brakes brakes,
+                       AutoBrake auto) {
         this.path = config.caller().mcpPath();
         this.bodyLimit = limit.asLongValue();
         this.maxSessions = config.mcp().maxSessionsPerPrincipal();
@@ -109,6 +134,7 @@ public class McpProtocol {
         this.streams = streams;
         this.limiter = limiter;
         this.brakes = brakes;
+        this.auto = auto;
         this.connections = connections;
         this.writer = writer;
         this.problems = problems;
@@ -144,10 +170,17 @@ public class McpProtocol {
             return;
         }
         RequestLabels.remember(access.caller(), ROUTE);
+        context.addHeadersEndHandler(ignored -> countRefusal(context, access));
         HttpMethod method = context.request().method();
         String session = context.request().getHeader(SESSION_HEADER);
         if (HttpMethod.POST.equals(method)) {
             post(context, access, session);
+            return;
+        }
+        // Streams, DELETE and anything else read nothing of a tool: only an `all` brake stops them.
+        Refusal braked = brakes.check(access, false);
+        if (braked != null) {
+            refuse(context, braked);
         } else if (HttpMethod.GET.equals(method)) {
             stream(context, access, session);
         } else if (HttpMethod.DELETE.equals(method)) {
@@ -159,7 +192,43 @@ public class McpProtocol {
         }
     }
 
+    /**
+     * Counts the answer of one MCP request toward the caller's automatic brake when it refused something of the
+     * caller's own making (the rule of REST's response filter): 400, 429, or a tool call refused 409 in progress or
+     * 422 key reuse. A tool call's answer is its result's ({@link ToolAnswer}, noted by {@link ToolGate} before the
+     * extension writes it), the HTTP status being 200 then.
+     */
+    private void countRefusal(RoutingContext context, Access access) {
+        ToolAnswer tool = context.get(TOOL_ANSWER);
+        int status = tool != null ? tool.status() : context.response().getStatusCode();
+        if (status == 400 || status == 429
+            || (status == 409 || status == 422) && tool != null && COUNTED.contains(tool.type())) {
+            auto.refused(access);
+        }
+    }
+
+    /** Notes how a tool call of the request in {@code context} was answered, for {@link #countRefusal}. */
+    static void toolAnswered(RoutingContext context, int status, ProblemType type) {
+        if (context != null) {
+            context.put(TOOL_ANSWER, new ToolAnswer(status, type));
+        }
+    }
+
     private void post(RoutingContext context, Access access, String session) {
+        // The message is read first only to know whether it calls a write tool: the brake comes before any answer.
+        Buffer body = context.body().buffer();
+        McpMessages.Checked checked = McpMessages.check(body == null ? new byte[0] : body.getBytes(), json);
+        McpMessage message = checked instanceof McpMessages.Valid valid ? valid.message() : null;
+        String tool = message == null ? null : message.ownTool();
+        Refusal braked = brakes.check(access, ApiOperation.ofTool(tool).map(ApiOperation::changesState).orElse(false));
+        if (braked != null) {
+            // SPEC 13: with identity, before the session's rate step, any claim or effect; answered like REST.
+            if (tool != null) {
+                telemetry.called(tool, McpTelemetry.Outcome.REFUSED, access.label());
+            }
+            refuse(context, braked);
+            return;
+        }
         String type = context.request().getHeader(HttpHeaders.CONTENT_TYPE);
         if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
             writer.end(context.response(), problems.framework(ProblemType.UNSUPPORTED_MEDIA_TYPE).problem());
@@ -174,45 +243,65 @@ public class McpProtocol {
         if (version != null && !McpMessageHandler.SUPPORTED_PROTOCOL_VERSIONS.contains(version)) {
             Violation violation = new Violation(PROTOCOL_VERSION_HEADER, "must be one of "
                 + McpMessageHandler.SUPPORTED_PROTOCOL_VERSIONS, "Value");
-            violations.record(violation);
-            writer.end(context.response(), Problem.invalid(List.of(violation)));
+            malformed(context, access, () -> {
+                violations.record(violation);
+                writer.end(context.response(), Problem.invalid(List.of(violation)));
+            });
             return;
         }
-        Buffer body = context.body().buffer();
-        McpMessages.Checked checked = McpMessages.check(body == null ? new byte[0] : body.getBytes(), json);
         if (checked instanceof McpMessages.Invalid invalid) {
-            refuse(context, invalid);
-            return;
-        }
-        McpMessage message = ((McpMessages.Valid) checked).message();
-        String tool = message.ownTool();
-        Refusal braked = brakes.check(access, ApiOperation.ofTool(tool).map(ApiOperation::changesState).orElse(false));
-        if (braked != null) {
-            // SPEC 13: with identity, before the session's rate step, any claim or effect; answered like REST.
-            if (tool != null) {
-                telemetry.called(tool, McpTelemetry.Outcome.REFUSED, access.label());
-            }
-            refuse(context, braked);
+            malformed(context, access, () -> refuse(context, invalid));
             return;
         }
         if (session == null && !message.opensSession()) {
-            refuse(context, new McpMessages.Invalid(McpMessages.INVALID_REQUEST, message.id(), List.of(new Violation(
-                "method", "a message without Mcp-Session-Id must be an initialize request: open a session first",
-                "Value"))));
+            McpMessages.Invalid invalid = new McpMessages.Invalid(McpMessages.INVALID_REQUEST, message.id(), List.of(
+                new Violation("method", "a message without Mcp-Session-Id must be an initialize request: open a "
+                    + "session first", "Value")));
+            malformed(context, access, () -> refuse(context, invalid));
         } else if (session != null && message.opensSession()) {
-            refuse(context, new McpMessages.Invalid(McpMessages.INVALID_REQUEST, message.id(), List.of(new Violation(
-                "method", "initialize opens a new session: send it without Mcp-Session-Id", "Value"))));
+            McpMessages.Invalid invalid = new McpMessages.Invalid(McpMessages.INVALID_REQUEST, message.id(), List.of(
+                new Violation("method", "initialize opens a new session: send it without Mcp-Session-Id", "Value")));
+            malformed(context, access, () -> refuse(context, invalid));
         } else if (session == null) {
             open(context, access);
         } else if (!McpSessionStore.wellFormed(session)) {
-            if (message.ownTool() != null) {
-                telemetry.called(message.ownTool(), McpTelemetry.Outcome.REFUSED, access.label());
+            if (tool != null) {
+                telemetry.called(tool, McpTelemetry.Outcome.REFUSED, access.label());
             }
             unknownSession(context);
         } else {
-            decide(context, access, message.ownTool(), sessions.run(McpSessionStore.Op.USE, access, session,
+            decide(context, access, tool, sessions.run(McpSessionStore.Op.USE, access, session,
                 limiter.check(access, Policy.READS), null), () -> forward(context, message));
         }
+    }
+
+    /**
+     * A malformed message costs one {@code reads} unit, as every message does (its own rate step: it never reaches
+     * the session's script): past the rate it is answered 429, else {@code answer} runs (its 400). With limits off,
+     * or the limiter's store failing (open, counted), it is answered at once.
+     */
+    private void malformed(RoutingContext context, Access access, Runnable answer) {
+        onCallersContext(limiter.acquire(access, Policy.READS)).subscribe().with(rate -> {
+            if (context.response().ended() || context.response().closed()) {
+                return;
+            }
+            rateHeaders(context.response(), rate);
+            if (rate != null && !rate.allowed()) {
+                refuse(context, limiter.refused(rate, access));
+            } else {
+                answer.run();
+            }
+        }, failure -> {
+            if (!context.response().ended() && !context.response().closed()) {
+                refuse(context, problems.refusalOf(failure));
+            }
+        });
+    }
+
+    /** The answer on the request's own Vert.x context, whichever thread the store answered on. */
+    private static <T> Uni<T> onCallersContext(Uni<T> uni) {
+        Context context = Vertx.currentContext();
+        return context == null ? uni : uni.emitOn(task -> context.runOnContext(ignored -> task.run()));
     }
 
     private void open(RoutingContext context, Access access) {

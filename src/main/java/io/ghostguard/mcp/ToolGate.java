@@ -182,6 +182,7 @@ public class ToolGate {
     /** Every call: the access on the call's own context (labels included), the entry's scope, then the body. */
     private Uni<ToolResponse> call(ApiOperation operation, Function<Access, Uni<ToolResponse>> body) {
         String tool = operation.tool().orElse(UNKNOWN);
+        RoutingContext context = request.getCurrent();
         Access[] resolved = {null};
         return access()
             .flatMap(access -> {
@@ -194,8 +195,28 @@ public class ToolGate {
                 return Uni.createFrom().deferred(() -> body.apply(access));
             })
             .onFailure().recoverWithItem(failure -> error(problems.refusalOf(failure), null))
-            .invoke(response -> telemetry.called(tool, ToolMeta.outcome(response),
-                resolved[0] == null ? CallerType.MCP : resolved[0].label()));
+            .invoke(response -> {
+                telemetry.called(tool, ToolMeta.outcome(response),
+                    resolved[0] == null ? CallerType.MCP : resolved[0].label());
+                // The protocol layer counts a refusal of the caller's own making toward its automatic brake.
+                int status = response._meta().get(ToolMeta.STATUS) instanceof Integer given ? given : 200;
+                McpProtocol.toolAnswered(context, status, status == 409 || status == 422 ? typeOf(response) : null);
+            });
+    }
+
+    /** The problem type of an error result (null: none of the catalogue's). */
+    private ProblemType typeOf(ToolResponse response) {
+        try {
+            String type = json.readTree(response.firstContent().asText().text()).path("type").asText("");
+            for (ProblemType known : ProblemType.values()) {
+                if (known.uri().toString().equals(type)) {
+                    return known;
+                }
+            }
+        } catch (JsonProcessingException | RuntimeException unreadable) {
+            // not a problem document: no type
+        }
+        return null;
     }
 
     /**

@@ -13,24 +13,33 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The bearer-token mechanism as callers meet it: OIDC verifies the token; every challenge it sends (no token,
  * or one that failed) keeps OIDC's status and {@code WWW-Authenticate} header and gains a problem document as
- * its body. Some challenges are ended by the platform before any failure handler could write one.
+ * its body. Some challenges are ended by the platform before any failure handler could write one. The challenge's
+ * {@code resource_metadata} parameter is {@link ProtectedResourceMetadata}'s, built from configuration (the platform
+ * would build it from the request's Host header).
  */
 @Alternative
 @Priority(1)
 @ApplicationScoped
 public class ProblemChallenge implements HttpAuthenticationMechanism {
 
+    private static final String WWW_AUTHENTICATE = "WWW-Authenticate";
+
     private final OidcAuthenticationMechanism oidc;
     private final ProblemWriter writer;
+    private final ProtectedResourceMetadata metadata;
 
-    public ProblemChallenge(OidcAuthenticationMechanism oidc, ProblemWriter writer) {
+    public ProblemChallenge(OidcAuthenticationMechanism oidc, ProblemWriter writer,
+                            ProtectedResourceMetadata metadata) {
         this.oidc = oidc;
         this.writer = writer;
+        this.metadata = metadata;
     }
 
     @Override
@@ -42,12 +51,12 @@ public class ProblemChallenge implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
-        return oidc.getChallenge(context);
+        return oidc.getChallenge(context).map(this::pointed);
     }
 
     @Override
     public Uni<Boolean> sendChallenge(RoutingContext context) {
-        return oidc.getChallenge(context).map(challenge -> {
+        return getChallenge(context).map(challenge -> {
             if (challenge == null) {
                 return false;
             }
@@ -55,6 +64,28 @@ public class ProblemChallenge implements HttpAuthenticationMechanism {
             writer.end(context.response(), SecurityProblems.unauthorized());
             return true;
         });
+    }
+
+    /** The challenge with the configured metadata URL in its Bearer {@code WWW-Authenticate} header. */
+    private ChallengeData pointed(ChallengeData challenge) {
+        if (challenge == null || challenge.status != 401) {
+            return challenge;
+        }
+        Map<CharSequence, String> headers = new LinkedHashMap<>();
+        boolean found = false;
+        for (Map.Entry<CharSequence, String> header : challenge.getHeaders().entrySet()) {
+            String value = header.getValue();
+            if (WWW_AUTHENTICATE.equalsIgnoreCase(header.getKey().toString()) && value != null
+                && value.regionMatches(true, 0, "Bearer", 0, "Bearer".length())) {
+                value = metadata.challenge(value);
+                found = true;
+            }
+            headers.put(header.getKey(), value);
+        }
+        if (!found) {
+            headers.put(WWW_AUTHENTICATE, metadata.challenge("Bearer"));
+        }
+        return new ChallengeData(challenge.status, headers);
     }
 
     @Override

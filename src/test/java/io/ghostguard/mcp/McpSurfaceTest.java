@@ -285,6 +285,27 @@ class McpSurfaceTest {
         as(token).header(McpProtocol.SESSION_HEADER, session).delete("/mcp").then().statusCode(429);
     }
 
+    /**
+     * A malformed message is a message: it costs one unit of the caller's reads rate, so past the quota garbage is
+     * answered 429 like anything else (and the caller's next well-formed message too).
+     */
+    @Test
+    void aMalformedMessageCostsAReadsUnitAndPastTheQuotaIs429() {
+        String token = Tokens.token().subject(unique("garbler")).sign();
+        String[] labels = {"policy", "reads", "caller_type", "mcp"};
+        PrometheusText before = metrics();
+        for (int i = 1; i <= SmallSessions.READS; i++) {
+            as(token).contentType("application/json").accept("application/json, text/event-stream")
+                .body("{\"jsonrpc\":").post("/mcp").then().statusCode(400).body("error.code", equalTo(-32700))
+                .header("RateLimit", containsString("r=" + (SmallSessions.READS - i)));
+        }
+        as(token).contentType("application/json").accept("application/json, text/event-stream")
+            .body("{\"jsonrpc\":").post("/mcp").then().statusCode(429).header("Retry-After", notNullValue())
+            .contentType("application/problem+json").body("policy", equalTo("reads"));
+        open(token).then().statusCode(429).body("policy", equalTo("reads"));
+        assertEquals(value(before, "rate_limited_total", labels) + 2, value(metrics(), "rate_limited_total", labels));
+    }
+
     @Test
     void theOlderSseTransportIsNotOffered() {
         String token = human(unique("sse"));

@@ -19,14 +19,20 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(RedisTestResource.class)
 class AudienceTest {
 
-    /** Tokens must be issued for this service. */
+    /** Tokens must be issued for this service, which is known by its public URL. */
     public static class Audience implements QuarkusTestProfile {
         static final String AUDIENCE = "ghostguard-orders";
+        static final String PUBLIC_URL = "https://orders.example.test";
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.oidc.token.audience", AUDIENCE);
+            return Map.of("quarkus.oidc.token.audience", AUDIENCE, "orders.http.public-base-url", PUBLIC_URL + "/");
         }
+    }
+
+    @Test
+    void theResourceIsThePublicBaseUrlWhateverHostARequestNames() {
+        AuthenticationTest.theResourceIsConfigured(Audience.PUBLIC_URL);
     }
 
     @Test

@@ -104,6 +104,41 @@ class AuthenticationTest {
             .body(not(containsString("Exception")));
     }
 
+    /** A request that names another host in every header a proxy or client could set. */
+    private static RequestSpecification fromEvilHost(RequestSpecification request) {
+        return request.header("Host", "evil.example").header("X-Forwarded-Host", "evil.example")
+            .header("X-Forwarded-Proto", "https").header("X-Forwarded-Port", "8443")
+            .header("Forwarded", "host=evil.example;proto=https");
+    }
+
+    /**
+     * RFC 9728: the metadata document names {@code resource}, and every 401 challenge, on REST and on MCP, points at
+     * its document under {@code resource}, whatever host the request names.
+     */
+    static void theResourceIsConfigured(String resource) {
+        String challenge = "Bearer resource_metadata=\"" + resource + ProtectedResourceMetadata.PATH + "\"";
+        fromEvilHost(anonymous()).get(ProtectedResourceMetadata.PATH).then().statusCode(200)
+            .body("resource", equalTo(resource));
+        fromEvilHost(anonymous()).get("/api/v1/inventory/any").then().statusCode(401)
+            .header("WWW-Authenticate", equalTo(challenge));
+        fromEvilHost(as(Tokens.token().forged().sign())).get("/api/v1/inventory/any").then().statusCode(401)
+            .header("WWW-Authenticate", equalTo(challenge));
+        fromEvilHost(anonymous()).contentType("application/json").accept("application/json, text/event-stream")
+            .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}").post("/mcp").then().statusCode(401)
+            .header("WWW-Authenticate", equalTo(challenge)).body("type", endsWith("/unauthorized"));
+        fromEvilHost(as(Tokens.token().expiresIn(-120).sign())).accept("text/event-stream").get("/mcp").then()
+            .statusCode(401).header("WWW-Authenticate", equalTo(challenge));
+    }
+
+    /**
+     * Without {@code orders.http.public-base-url} (nor {@code quarkus.oidc.resource-metadata.resource}) the resource
+     * is the configured listening address, never the request's Host.
+     */
+    @Test
+    void withoutAPublicBaseUrlTheResourceIsTheConfiguredAddressNotTheHostHeader() {
+        theResourceIsConfigured("http://localhost:8080");
+    }
+
     @Test
     void protectedResourceMetadataNamesTheIssuerAndScopes() {
         anonymous().get("/.well-known/oauth-protected-resource").then().statusCode(200)
