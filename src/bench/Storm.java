@@ -112,6 +112,9 @@ public final class Storm {
     }
 
     private int run() throws Exception {
+        if (options.scenario.equals("flood")) {
+            return flood();
+        }
         printHeader();
         principals();
         stock();
@@ -710,6 +713,242 @@ public final class Storm {
         System.out.printf(Locale.ROOT, "  recovery: back to steady (every later second: goodput >= 90 %% of steady's median"
             + " %d/s, p99 <= 1.5 x steady's p99 %s ms) %s%n", steady.goodputMedian, millis(steady.p99),
             back < 0 ? "NOT within the recovery phase" : "after " + (back - phase.start) + " s");
+    }
+
+    // ---------------------------------------------------------------- the flood (one runaway principal, issue 35)
+
+    /**
+     * One agent principal floods {@code POST /orders} at full speed from {@code --flood-connections} connections,
+     * ignoring Retry-After (each answer or client timeout is followed at once by the next placement), while
+     * {@code --polite} other agent principals of the same tenant each start one placement every
+     * {@code --polite-interval-ms}, honouring Retry-After and retrying the same key. First the polite principals run
+     * alone ({@code --calm} seconds: their calm goodput), then with the flood ({@code --flood} seconds). Prints their
+     * goodput in both and its ratio, all useful work during the flood against the plateau, and the refusals slower
+     * than 200 ms or without Retry-After. Targets (SPEC 12, fairness) are printed, never enforced.
+     */
+    private int flood() throws Exception {
+        System.out.printf(Locale.ROOT, "flood: %s, %d cores, %s, load average at start %s%n", options.base,
+            Runtime.getRuntime().availableProcessors(), "JDK " + Runtime.version(), loadAverage());
+        String tenant = options.tenantPrefix + "-flood";
+        Principal flooder = new Principal(tenant, "flooder", "agent", true,
+            "Bearer " + token(tenant, "flooder", "agent"));
+        List<Principal> polite = new ArrayList<>();
+        for (int i = 0; i < options.polite; i++) {
+            String subject = "polite-" + i;
+            polite.add(new Principal(tenant, subject, "agent", false, "Bearer " + token(tenant, subject, "agent")));
+        }
+        System.out.printf(Locale.ROOT, "clients: 1 flooding agent principal (%d connections, client timeout %d ms, next"
+            + " placement at once after any answer, Retry-After ignored); %d well-behaved agent principals of the same"
+            + " tenant (one placement each per %d ms, Retry-After honoured up to %d ms, the same key retried, client"
+            + " timeout %d ms); calm %d s, flood %d s%n", options.floodConnections, options.timeoutMs, options.polite,
+            options.politeIntervalMs, options.retryAfterCapMs, options.politeTimeoutMs, options.calmSeconds,
+            options.floodSeconds);
+        principals();
+        stock();
+        stockTenant(polite.get(0));
+        System.out.println("== warm-up and plateau: closed loop, ramp tenant only");
+        warmUp();
+        double plateau = options.plateau > 0 ? options.plateau : measurePlateau();
+        Map<String, Double> before = scrape();
+
+        System.out.printf("== calm: the %d well-behaved principals alone, %d s%n", options.polite, options.calmSeconds);
+        Tally calm = new Tally();
+        runPolite(polite, options.calmSeconds, calm, null, null);
+        System.out.println("  " + calm.line(options.calmSeconds));
+
+        System.out.printf("== flood: the same, with the flooding principal, %d s%n", options.floodSeconds);
+        Tally during = new Tally();
+        Tally flood = new Tally();
+        runPolite(polite, options.floodSeconds, during, flooder, flood);
+        System.out.println("  well-behaved: " + during.line(options.floodSeconds));
+        System.out.println("  flooder:      " + flood.line(options.floodSeconds));
+        Map<String, Double> after = scrape();
+
+        double calmRate = calm.placed.sum() / (double) options.calmSeconds;
+        double floodRate = during.placed.sum() / (double) options.floodSeconds;
+        double useful = (during.placed.sum() + flood.placed.sum()) / (double) options.floodSeconds;
+        double kept = calmRate == 0 ? 0 : floodRate / calmRate;
+        double share = plateau == 0 ? 0 : useful / plateau;
+        System.out.println("== figures (targets: well-behaved keep >= 90 % of their calm goodput; useful work >= 50 %"
+            + " of the plateau; every refusal under 200 ms with Retry-After)");
+        System.out.printf(Locale.ROOT, "  well-behaved goodput: calm %.1f orders/s, during the flood %.1f orders/s:"
+            + " %.0f %% kept%n", calmRate, floodRate, kept * 100);
+        System.out.printf(Locale.ROOT, "  all useful work during the flood: %.1f orders/s (well-behaved %.1f + flooder"
+            + " %.1f) against the plateau %.0f orders/s: %.0f %%%n", useful, floodRate,
+            flood.placed.sum() / (double) options.floodSeconds, plateau, share * 100);
+        System.out.printf(Locale.ROOT, "  refusals slower than 200 ms or without Retry-After: well-behaved %d of %d,"
+            + " flooder %d of %d (calm: %d of %d)%n", during.badRefusals.sum(), during.refusals.sum(),
+            flood.badRefusals.sum(), flood.refusals.sum(), calm.badRefusals.sum(), calm.refusals.sum());
+        System.out.println("== answers to every attempt (status:problem type:retry-after)");
+        for (Map.Entry<String, LongAdder> entry : new TreeMap<>(answers).entrySet()) {
+            System.out.printf("  %-58s %9d%n", entry.getKey(), entry.getValue().sum());
+        }
+        printMetrics(before, after);
+        System.out.printf(Locale.ROOT, "FLOOD-RESULT plateau=%.0f calm=%.1f flood=%.1f kept=%.2f useful=%.1f"
+            + " useful_share=%.2f polite_bad_refusals=%d polite_refusals=%d flooder_bad_refusals=%d flooder_refusals=%d"
+            + " flooder_timeouts=%d harness_errors=%d load=%s%n", plateau, calmRate, floodRate, kept, useful, share,
+            during.badRefusals.sum(), during.refusals.sum(), flood.badRefusals.sum(), flood.refusals.sum(),
+            flood.timeouts.sum(), harnessErrors.sum(), loadAverage().replace(' ', '/'));
+        return harnessErrors.sum() == 0 ? 0 : 1;
+    }
+
+    /** Stock on every SKU of the owner's tenant. */
+    private void stockTenant(Principal owner) throws IOException, InterruptedException {
+        for (int s = 0; s < options.skus; s++) {
+            String body = "{\"available\":" + options.stock + ",\"unitPrice\":100,\"currency\":\"EUR\"}";
+            HttpResponse<String> created = put(owner, "sku-" + s, body, "If-None-Match");
+            if (created.statusCode() == 412) {
+                created = put(owner, "sku-" + s, body, "If-Match");
+            }
+            if (created.statusCode() / 100 != 2) {
+                throw new IllegalStateException("stocking " + owner.tenant + "/sku-" + s + " answered "
+                    + created.statusCode() + ": " + created.body());
+            }
+        }
+    }
+
+    /**
+     * The well-behaved principals for {@code secondsLong} (and, when {@code flooder} is given, the flood alongside);
+     * returns once every client stopped, bounded by the phase plus the longest client timeout and Retry-After wait.
+     */
+    private void runPolite(List<Principal> polite, int secondsLong, Tally tally, Principal flooder, Tally flood)
+        throws InterruptedException {
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(secondsLong);
+        int lanes = flooder == null ? 0 : options.floodConnections;
+        CountDownLatch done = new CountDownLatch(polite.size() + lanes);
+        for (int i = 0; i < lanes; i++) {
+            flooding(flooder, end, flood, done);
+        }
+        for (int i = 0; i < polite.size(); i++) {
+            Principal principal = polite.get(i);
+            // Spread over the first interval, as independent agents are.
+            long first = start + TimeUnit.MILLISECONDS.toNanos(options.politeIntervalMs) * i / polite.size();
+            timer.schedule(() -> politeIntent(principal, first, end, tally, done),
+                Math.max(0, first - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        long bound = secondsLong * 1000L + Math.max(options.timeoutMs, options.politeTimeoutMs) + options.retryAfterCapMs
+            + 5000;
+        if (!done.await(bound, TimeUnit.MILLISECONDS)) {
+            System.out.println("  (some clients had not stopped " + bound + " ms after the phase began)");
+        }
+    }
+
+    /** One well-behaved placement, started at {@code due}; the principal's next one starts an interval later. */
+    private void politeIntent(Principal principal, long due, long end, Tally tally, CountDownLatch done) {
+        if (System.nanoTime() >= end) {
+            done.countDown();
+            return;
+        }
+        String key = UUID.randomUUID().toString();
+        int sku = ThreadLocalRandom.current().nextInt(options.skus);
+        politeAttempt(principal, key, sku, due + TimeUnit.MILLISECONDS.toNanos(options.politeIntervalMs), end, tally,
+            done);
+    }
+
+    private void politeAttempt(Principal principal, String key, int sku, long next, long end, Tally tally,
+                               CountDownLatch done) {
+        long sent = System.nanoTime();
+        tally.attempts.increment();
+        wire.send(placement(principal, key, sku), TimeUnit.MILLISECONDS.toNanos(options.politeTimeoutMs), reply -> {
+            try {
+                long now = System.nanoTime();
+                long delayMs = tally.record(reply, (now - sent) / 1000, now < end, answers);
+                if (now >= end) {
+                    done.countDown();
+                } else if (delayMs < 0) {
+                    // Settled (placed, or refused for good): the next intent at its time.
+                    timer.schedule(() -> politeIntent(principal, next, end, tally, done),
+                        Math.max(0, next - now), TimeUnit.NANOSECONDS);
+                } else {
+                    timer.schedule(() -> politeAttempt(principal, key, sku, next, end, tally, done),
+                        Math.min(delayMs, options.retryAfterCapMs), TimeUnit.MILLISECONDS);
+                }
+            } catch (RuntimeException e) {
+                harnessError(e);
+                done.countDown();
+            }
+        });
+    }
+
+    /** One flooding connection: a new placement as soon as the last one is answered or timed out. */
+    private void flooding(Principal flooder, long end, Tally tally, CountDownLatch done) {
+        if (System.nanoTime() >= end) {
+            done.countDown();
+            return;
+        }
+        long sent = System.nanoTime();
+        tally.attempts.increment();
+        byte[] request = placement(flooder, UUID.randomUUID().toString(),
+            ThreadLocalRandom.current().nextInt(options.skus));
+        wire.send(request, TimeUnit.MILLISECONDS.toNanos(options.timeoutMs), reply -> {
+            try {
+                long now = System.nanoTime();
+                tally.record(reply, (now - sent) / 1000, now < end, answers);
+                flooding(flooder, end, tally, done);
+            } catch (RuntimeException e) {
+                harnessError(e);
+                done.countDown();
+            }
+        });
+    }
+
+    /** What one group of clients got in one phase. */
+    private static final class Tally {
+        final LongAdder attempts = new LongAdder();
+        final LongAdder placed = new LongAdder();
+        final LongAdder refusals = new LongAdder();
+        final LongAdder badRefusals = new LongAdder();
+        final LongAdder timeouts = new LongAdder();
+        final LongAdder other = new LongAdder();
+        final ConcurrentLinkedQueue<Long> refusalMicros = new ConcurrentLinkedQueue<>();
+
+        /**
+         * Counts one reply (placements and refusals only while the phase runs) and says when to retry the same key:
+         * -1 when the intent is settled, else the wait in milliseconds (Retry-After, or 500 ms without one).
+         */
+        long record(Reply reply, long micros, boolean inPhase, Map<String, LongAdder> answers) {
+            Answer answer = Answer.of(reply);
+            answers.computeIfAbsent(answer.label, k -> new LongAdder()).increment();
+            switch (answer.kind) {
+                case PLACED -> {
+                    if (inPhase) {
+                        placed.increment();
+                    }
+                    return -1;
+                }
+                case SHED_LIMITED, SHED_OVERLOADED, WAIT, SERVER_ERROR -> {
+                    if (inPhase && reply.status() != 409) {
+                        refusals.increment();
+                        refusalMicros.add(micros);
+                        if (micros > 200_000 || reply.retryAfterSeconds() < 0) {
+                            badRefusals.increment();
+                        }
+                    }
+                    return reply.retryAfterSeconds() >= 0 ? reply.retryAfterSeconds() * 1000 : 500;
+                }
+                case TIMEOUT, CONNECTION -> {
+                    if (inPhase) {
+                        timeouts.increment();
+                    }
+                    return 500;
+                }
+                default -> {
+                    if (inPhase) {
+                        other.increment();
+                    }
+                    return -1;
+                }
+            }
+        }
+
+        String line(int secondsLong) {
+            long[] sortedRefusals = sorted(refusalMicros);
+            return String.format(Locale.ROOT, "%d attempts, %d placed (%.1f/s), %d refused (p50 %s ms, p99 %s ms),"
+                + " %d timeouts or failed connections, %d other answers", attempts.sum(), placed.sum(),
+                placed.sum() / (double) secondsLong, refusals.sum(), millis(percentile(sortedRefusals, 0.5)),
+                millis(percentile(sortedRefusals, 0.99)), timeouts.sum(), other.sum());
+        }
     }
 
     // ---------------------------------------------------------------- service metrics
@@ -1422,6 +1661,13 @@ public final class Storm {
         int sourceAddresses = 32;
         String pids = "";
         int clockTicks = 100;
+        String scenario = "storm";
+        int floodConnections = 1500;
+        int polite = 20;
+        long politeIntervalMs = 500;
+        long politeTimeoutMs = 5000;
+        int calmSeconds = 15;
+        int floodSeconds = 30;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -1479,6 +1725,16 @@ public final class Storm {
                     case "source-addresses" -> o.sourceAddresses = Integer.parseInt(value);
                     case "pids" -> o.pids = value;
                     case "clock-ticks" -> o.clockTicks = Integer.parseInt(value);
+                    case "scenario" -> o.scenario = switch (value) {
+                        case "storm", "flood" -> value;
+                        default -> throw new IllegalArgumentException("--scenario is storm or flood");
+                    };
+                    case "flood-connections" -> o.floodConnections = Integer.parseInt(value);
+                    case "polite" -> o.polite = Integer.parseInt(value);
+                    case "polite-interval-ms" -> o.politeIntervalMs = Long.parseLong(value);
+                    case "polite-timeout-ms" -> o.politeTimeoutMs = Long.parseLong(value);
+                    case "calm" -> o.calmSeconds = Integer.parseInt(value);
+                    case "flood" -> o.floodSeconds = Integer.parseInt(value);
                     default -> throw new IllegalArgumentException("unknown option --" + name);
                 }
             }

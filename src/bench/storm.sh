@@ -6,8 +6,12 @@
 # and the checks (nothing placed twice; Redis holds one order per intent answered 2xx).
 # Needs redis-server, redis-cli, curl, openssl, python3 and the JDK (17+). Every loop is bounded.
 # Usage: src/bench/storm.sh [seconds per phase, default 15] [plateau in orders/s, default: measured] [Storm options...]
-#   SERVICE_OPTS adds JVM options to the service (for example a switch of its admission control);
-#   LABEL names the run in the output directory (target/bench/storm/<label>).
+#   SERVICE_OPTS adds JVM options to the service (for example -Dorders.admission.fairness.enabled=false);
+#   APP_DIR runs another packaged build (a directory holding quarkus-run.jar; default target/quarkus-app, built when
+#   missing), for example the build before a change; LABEL names the run in the output directory
+#   (target/bench/storm/<label>).
+# The flood scenario (one runaway principal, docs/load.md): src/bench/storm.sh 15 0 --scenario=flood
+#   [--flood-connections=1500 --polite=20 --polite-interval-ms=500 --calm=15 --flood=30 --timeout-ms=1000].
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PHASE=${1:-15}
@@ -22,13 +26,21 @@ source src/bench/common.sh
 for tool in redis-server redis-cli curl openssl python3 java; do
   command -v "$tool" >/dev/null || { echo "$tool is required"; exit 1; }
 done
-ensure_app target/quarkus-app
+if [ -n "${APP_DIR:-}" ]; then
+  APP_DIR=$(cd "$APP_DIR" && pwd)
+  [ -f "$APP_DIR/quarkus-run.jar" ] || { echo "no quarkus-run.jar in $APP_DIR"; exit 1; }
+else
+  ensure_app target/quarkus-app
+  APP_DIR=$(pwd)/target/quarkus-app
+fi
 mint_token
 
-REDIS_PORT=16421
-HTTP_PORT=18421
-MANAGEMENT_PORT=19421
-OTLP_PORT=14321
+# Ports on loopback; override (PORT_BASE=16500 uses 16500..16503) to run beside another run.
+PORT_BASE=${PORT_BASE:-}
+REDIS_PORT=${PORT_BASE:-16421}
+HTTP_PORT=${PORT_BASE:+$(( PORT_BASE + 1 ))}; HTTP_PORT=${HTTP_PORT:-18421}
+MANAGEMENT_PORT=${PORT_BASE:+$(( PORT_BASE + 2 ))}; MANAGEMENT_PORT=${MANAGEMENT_PORT:-19421}
+OTLP_PORT=${PORT_BASE:+$(( PORT_BASE + 3 ))}; OTLP_PORT=${OTLP_PORT:-14321}
 pids=()
 # Stops what this script started, by pid: TERM, then KILL for what has not ended within 10 s (a wedged service).
 any_alive() { local p; for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
@@ -52,7 +64,7 @@ for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && brea
 # Configured through the environment, as the ConfigMap configures a pod; quotas per caller type far above what one
 # of the storm's principals sends, spend caps likewise.
 started=$(date +%s%N)
-(cd target/quarkus-app && exec env \
+(cd "$APP_DIR" && exec env \
   QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=$HTTP_PORT \
   QUARKUS_MANAGEMENT_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$MANAGEMENT_PORT \
   QUARKUS_REDIS_HOSTS=redis://127.0.0.1:$REDIS_PORT \
@@ -67,7 +79,7 @@ SERVICE_PID=$!
 pids+=("$SERVICE_PID")
 ready=$(wait_http "http://127.0.0.1:$MANAGEMENT_PORT/q/health/ready" "$started") \
   || { echo "the service did not start"; tail -20 "$OUT/service.log"; exit 1; }
-echo "service ready in $ready ms (pid $SERVICE_PID, ${SERVICE_OPTS:-no extra options}); redis pid $REDIS_PID"
+echo "service ($APP_DIR) ready in $ready ms (pid $SERVICE_PID, ${SERVICE_OPTS:-no extra options}); redis pid $REDIS_PID"
 
 status=0
 java -Xmx2g src/bench/Storm.java --base="http://127.0.0.1:$HTTP_PORT" \

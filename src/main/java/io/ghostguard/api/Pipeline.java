@@ -33,6 +33,12 @@ public final class Pipeline {
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
     public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 7;
     /**
+     * Route handler, after authentication and authorization (the platform's security filters run at -200 and -100):
+     * read a body without a declared length, capped at the body limit, so that an oversized one is refused with 413.
+     * Only an authenticated request's body is read: nothing an unauthenticated client sends is buffered.
+     */
+    public static final int ROUTE_CHUNKED_BODY = -60;
+    /**
      * Route handler on the MCP endpoint, after authentication and authorization (the platform runs its security
      * filters at minus their priority: -200 and -100) and before the extension's own route: read the body, check
      * the JSON-RPC message, then the session, its owner and the {@code reads} rate in Redis.

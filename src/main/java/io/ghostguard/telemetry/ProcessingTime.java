@@ -30,6 +30,10 @@ public class ProcessingTime {
     private static final String RECEIVED = ProcessingTime.class.getName() + ".received";
     /** Routing-context key of the moment a layer started waiting for the body. */
     private static final String READING = ProcessingTime.class.getName() + ".reading";
+    /** Routing-context key of the moment the route handler that reads a body without a declared length began. */
+    private static final String CHUNKED_READ = ProcessingTime.class.getName() + ".chunked";
+    /** Routing-context key of the time already spent waiting for the body ahead of the REST layer, in nanoseconds. */
+    private static final String WAITED = ProcessingTime.class.getName() + ".waited";
 
     private final MeterRegistry registry;
     private final CallerClassifier classifier;
@@ -47,6 +51,18 @@ public class ProcessingTime {
                 // The request's own (duplicated) context holds its labels, refined by later steps.
                 io.vertx.core.Context labels = Vertx.currentContext();
                 context.addBodyEndHandler(written -> record(context, labels, route, headers));
+            }
+            context.next();
+        });
+        // A body without a declared length is read by a route handler of its own (BodySizeLimit): its wait too.
+        router.route().order(Pipeline.ROUTE_CHUNKED_BODY - 1).handler(context -> {
+            context.put(CHUNKED_READ, System.nanoTime());
+            context.next();
+        });
+        router.route().order(Pipeline.ROUTE_CHUNKED_BODY + 1).handler(context -> {
+            Long started = context.get(CHUNKED_READ);
+            if (started != null) {
+                waited(context, System.nanoTime() - started);
             }
             context.next();
         });
@@ -81,13 +97,23 @@ public class ProcessingTime {
     }
 
     /**
+     * Adds time a route handler spent reading the body before the REST layer (a body without a declared length is
+     * read once the request is authenticated) to the request's wait for its upload.
+     */
+    static void waited(RoutingContext context, long nanos) {
+        Long before = context.get(WAITED);
+        context.put(WAITED, (before == null ? 0 : before) + Math.max(0, nanos));
+    }
+
+    /**
      * How long the request waited for its body to arrive, in nanoseconds: the client's pace, which neither the
      * latency SLI nor admission's latency sample counts; 0 when no layer waited for a body.
      */
     public static long uploadWait(RoutingContext context) {
         Long reading = context.get(READING);
         Long received = context.get(RECEIVED);
-        return reading == null || received == null ? 0 : Math.max(0, received - reading);
+        Long waited = context.get(WAITED);
+        return (waited == null ? 0 : waited) + (reading == null || received == null ? 0 : Math.max(0, received - reading));
     }
 
     private void record(RoutingContext context, io.vertx.core.Context labels, String route, long headers) {

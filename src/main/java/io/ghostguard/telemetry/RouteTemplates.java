@@ -2,7 +2,9 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Routes;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Maps a raw path onto the route templates of {@link Routes}, for labels of requests that no resource may
@@ -13,12 +15,21 @@ public final class RouteTemplates {
     /** Label of paths that are no route of this service. */
     public static final String OTHER = "other";
 
+    /**
+     * The {@code uri} label of an HTTP exchange whose path is no route this service serves (404, or an answer given
+     * before routing, such as a 413 or 401 for a made-up path): one fixed value, whatever the client sent (path-shaped,
+     * as the platform writes every {@code uri} value with a leading slash).
+     */
+    public static final String UNMATCHED = "/UNMATCHED";
+
     private record Template(Pattern pattern, String template) {
     }
 
-    private static final List<Template> TEMPLATES = Routes.ALL.stream()
-        .map(template -> new Template(Pattern.compile(template.replaceAll("\\{[^/]+}", "[^/]+") + "/?"), template))
-        .toList();
+    private static final List<Template> TEMPLATES = compile(Routes.ALL);
+
+    /** The REST API and the operator API, for the {@code uri} label. */
+    private static final List<Template> SERVED = compile(Stream.concat(Routes.ALL.stream(), Routes.OPERATOR.stream())
+        .toList());
 
     private RouteTemplates() {
     }
@@ -34,5 +45,29 @@ public final class RouteTemplates {
             }
         }
         return OTHER;
+    }
+
+    /**
+     * The {@code uri} label of a request on this path when nothing more specific is known (the REST layer's matched
+     * template takes precedence): the template of a REST or operator route it fits, the path itself when it is one of
+     * {@code fixed} (the few other paths this service serves, such as the MCP endpoint), else {@link #UNMATCHED}. A
+     * client's choice of path never becomes a label value.
+     */
+    public static String uriLabel(String path, Set<String> fixed) {
+        if (path == null) {
+            return UNMATCHED;
+        }
+        for (Template template : SERVED) {
+            if (template.pattern().matcher(path).matches()) {
+                return template.template();
+            }
+        }
+        return fixed.contains(path) ? path : UNMATCHED;
+    }
+
+    private static List<Template> compile(List<String> templates) {
+        return templates.stream()
+            .map(template -> new Template(Pattern.compile(template.replaceAll("\\{[^/]+}", "[^/]+") + "/?"), template))
+            .toList();
     }
 }

@@ -1,7 +1,9 @@
 package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Routes;
+import io.ghostguard.caller.CallerType;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import jakarta.enterprise.inject.Produces;
@@ -62,6 +64,27 @@ public class SloHistograms {
     @Singleton
     public MeterFilter boundedMethods() {
         return MeterFilter.replaceTagValues("method", method -> STANDARD_METHODS.contains(method) ? method : "OTHER");
+    }
+
+    /**
+     * Gives {@code caller_type=unknown} to the HTTP timer's series the platform records without asking the tag
+     * contributors: those of requests whose client hung up before the answer (status {@code RESET}). Without it such a
+     * series has one label fewer than every other; the Prometheus registry accepts only one label set per name, so
+     * whichever kind came first on a fresh instance (one dropped connection is enough) would silently keep every
+     * series of the other kind out of {@code http_server_requests_seconds}, the availability SLI's metric.
+     */
+    @Produces
+    @Singleton
+    public MeterFilter callerTypeOnEveryRequestSeries() {
+        return new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                if (MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName()) && id.getTag(MetricNames.CALLER_TYPE) == null) {
+                    return id.withTag(Tag.of(MetricNames.CALLER_TYPE, CallerType.UNKNOWN.label()));
+                }
+                return id;
+            }
+        };
     }
 
     private static double[] toNanos(Duration[] bounds) {

@@ -1,5 +1,6 @@
 package io.ghostguard.telemetry;
 
+import static io.ghostguard.support.Api.anonymous;
 import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
@@ -160,6 +161,64 @@ class TelemetryTest {
         assertTrue(uris.size() < 20, "uris: " + uris);
         assertTrue(metrics.samples().stream().noneMatch(sample -> sample.labels().values().stream()
             .anyMatch(value -> value.contains("admin-"))), "header values never become labels");
+    }
+
+    /**
+     * Answers given before routing (413 from the body limit, ahead of authentication) carry one fixed {@code uri}
+     * value: 150 unauthenticated POSTs to made-up paths leave no trace of those paths in any label, and a real
+     * route's series still grows afterwards (the platform caps {@code uri} at 100 values: once made-up paths had
+     * used them up, no new route would get a series).
+     */
+    @Test
+    void answersBeforeRoutingCarryAFixedUriLabel() {
+        String marker = "edge" + Long.toHexString(System.nanoTime());
+        String oversized = "{\"customerId\":\"" + "z".repeat(70_000) + "\"}";
+        String sku = unique("unrouted");
+        stock(sku, 10, 100);
+        String[] route = {"uri", "/api/v1/inventory/{sku}", "method", "GET", "status", "200"};
+        PrometheusText before = metrics();
+        for (int i = 0; i < 150; i++) {
+            String path = switch (i % 3) {
+                case 0 -> "/" + marker + "-" + i;
+                case 1 -> "/api/v1/" + marker + "/" + i;
+                default -> "/api/v1/orders/" + marker + i + "/refund";
+            };
+            anonymous().contentType("application/json").body(oversized).post(path).then().statusCode(413);
+        }
+        for (int i = 0; i < 3; i++) {
+            given().get("/api/v1/inventory/" + sku).then().statusCode(200);
+        }
+        PrometheusText after = metrics();
+        Set<String> uris = after.labelValues(name -> name.startsWith("http_server"), "uri");
+        assertTrue(uris.stream().noneMatch(uri -> uri.contains(marker)), "uris: " + uris);
+        assertTrue(after.has("http_server_requests_seconds_count", "uri", "/UNMATCHED", "status", "413"),
+            after.describe("http_server_requests_seconds_count"));
+        assertEquals(sum(before, "http_server_requests_seconds_count", route) + 3,
+            sum(after, "http_server_requests_seconds_count", route), "a real route still counts");
+    }
+
+    /**
+     * A client that hangs up before its request is read is still a series of {@code http_server_requests_seconds}
+     * with every label the others have ({@code caller_type} included): the registry keeps one label set per name, so
+     * a series without it would either be dropped or, first on a fresh instance, keep every other series out.
+     */
+    @Test
+    void aClientThatHangsUpIsASeriesLikeAnyOther() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+            socket.getOutputStream().write(("POST /api/v1/orders HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                + Tokens.defaultToken() + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + unique("k")
+                + "\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{\"customerId\":").getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+        }
+        Await.until("the dropped request is counted", Duration.ofSeconds(10),
+            () -> metrics().has("http_server_requests_seconds_count", "status", "RESET", "uri", "/api/v1/orders"));
+        PrometheusText metrics = metrics();
+        assertTrue(metrics.has("http_server_requests_seconds_count", "status", "RESET", "caller_type", "unknown"),
+            metrics.describe("http_server_requests_seconds_count"));
+        assertTrue(metrics.series("http_server_requests_seconds_count").stream()
+            .allMatch(sample -> CALLER_TYPES.contains(sample.label("caller_type"))),
+            metrics.describe("http_server_requests_seconds_count"));
     }
 
     @Test
