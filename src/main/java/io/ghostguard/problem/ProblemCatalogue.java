@@ -6,7 +6,11 @@ import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
 import io.ghostguard.redis.LeaseLostException;
+import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
+import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.telemetry.RequestLabels;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import io.quarkus.security.ForbiddenException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,7 +42,7 @@ public class ProblemCatalogue {
     private final SchemaViolationMetrics recorder;
     private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
 
-    public ProblemCatalogue(SchemaViolationMetrics recorder) {
+    public ProblemCatalogue(SchemaViolationMetrics recorder, MeterRegistry registry) {
         this.recorder = recorder;
         on(ConstraintViolationException.class, e -> invalid(InputViolations.of(e.getConstraintViolations())));
         on(JsonProcessingException.class, e -> invalid(List.of(InputViolations.of(e))));
@@ -46,6 +50,16 @@ public class ProblemCatalogue {
         on(ForbiddenException.class, e -> Refusal.of(missingScope()));
         on(Refused.class, this::refused);
         on(LeaseLostException.class, e -> Refusal.retryAfter(leaseLost(), RETRY_SECONDS));
+        on(StoreBusyException.class, e -> {
+            // The store kept answering; this instance was too busy to take its answer in time: local overload, a
+            // shed of the caller's type (outside the availability SLI), never a store failure.
+            registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE,
+                RequestLabels.caller().type().label()).increment();
+            return Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was too busy to take the "
+                + "data store's answer in time. A read can be retried as it is. A change may have been applied: retry "
+                + "a POST with the same idempotency key to get its result; read again before repeating a PUT, whose "
+                + "If-Match tells whether it was applied."), RETRY_SECONDS);
+        });
         on(StoreUnavailableException.class, e -> {
             LOG.warnf("data store unavailable during %s", e.operation());
             return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store did not answer in "
