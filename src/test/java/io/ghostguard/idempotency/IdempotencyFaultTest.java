@@ -232,6 +232,66 @@ class IdempotencyFaultTest {
         assertEquals(keys.size(), rose, "each key applied exactly once");
     }
 
+    /**
+     * Issue 35, item 18: requests with keys that arrive while Redis is frozen for longer than the lease are answered
+     * 503 (nothing executed) while their claim scripts wait in the frozen server's sockets; those scripts run when
+     * it wakes, after their callers gave up (and, before, after the background release had given up too). A retry
+     * of each key executes within a few seconds of Redis answering again: a claim that runs after its owner's
+     * release takes nothing, and the release keeps trying until Redis answers it. (The keys used to stay
+     * {@code idempotency-request-in-progress} for up to a whole lease after Redis woke.)
+     */
+    @Test
+    void keysClaimedDuringAFreezeLongerThanTheLeaseAreFreeSoonAfterRedisAnswersAgain() throws Exception {
+        String sku = unique("late");
+        stock(sku, 100, 100);
+        String body = orderBody("c-late", sku, 1, "tok_ok");
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            keys.add(unique("late-key"));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(keys.size());
+        try {
+            long frozen = System.nanoTime();
+            redis.pause();
+            try {
+                List<Future<Integer>> answers = new ArrayList<>();
+                for (String key : keys) {
+                    answers.add(pool.submit(() -> withKey(key).body(body).post(ORDERS).statusCode()));
+                }
+                for (Future<Integer> answer : answers) {
+                    assertEquals(503, answer.get(30, TimeUnit.SECONDS), "answered while Redis is frozen");
+                }
+                long left = IdempotencyTestProfile.LEASE.toMillis() + 1_500 - (System.nanoTime() - frozen) / 1_000_000;
+                Thread.sleep(Math.max(0, left)); // the freeze itself, longer than the lease
+            } finally {
+                redis.resume();
+            }
+            Await.until("Redis answers again", AWAIT, () -> "+PONG".equals(redis.command("PING")));
+            List<String> pending = new CopyOnWriteArrayList<>(keys);
+            Map<String, Integer> last = new ConcurrentHashMap<>();
+            Await.until(() -> pending.size() + " keys still refused after Redis woke, last answers " + last,
+                Duration.ofMillis(2_500), () -> {
+                    List<Future<?>> retries = new ArrayList<>();
+                    for (String key : pending) {
+                        retries.add(pool.submit(() -> {
+                            int status = withKey(key).body(body).post(ORDERS).statusCode();
+                            last.put(key, status);
+                            if (status == 201) {
+                                pending.remove(key);
+                            }
+                        }));
+                    }
+                    for (Future<?> retry : retries) {
+                        retry.get(30, TimeUnit.SECONDS);
+                    }
+                    return pending.isEmpty();
+                });
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(100 - keys.size(), available(sku), "each key placed exactly once");
+    }
+
     /** One agent's key: retried until answered 200, counting what it was answered on the way. */
     private static void adjustUntilAnswered(String path, String key, Map<String, AtomicInteger> answers) {
         for (int attempt = 0; attempt < 60; attempt++) {
