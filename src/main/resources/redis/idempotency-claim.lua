@@ -5,12 +5,16 @@
 -- KEYS[1] idem:{t}:<sha256 of tenant, principal, method, route template, key>
 -- KEYS[2] nk:{t}:<principal digest>  (counter of fresh keys in the window; only when ARGV[3] ~= '')
 -- KEYS[3] rl:{t}:writes:<principal digest>  (GCRA state; only when ARGV[5] ~= '')
+-- KEYS[4] the claim's fence, idem:{t}:<hash>:gone:<owner>: set by the release of a claim whose caller gave up
+--         (see idempotency-release); a claim that finds it runs after its caller gave up and takes nothing
 -- ARGV[1] pending record (see IdempotencyRecord)  ARGV[2] lease in milliseconds
 -- ARGV[3] new-key quota, '' for none  ARGV[4] new-key window in milliseconds
 -- ARGV[5] request quota, '' for none (a poll of a running twin is not counted again)  ARGV[6] its window in ms
 -- Returns {kind, payload, allowed, remaining, retry after ms, reset ms}; the last four are the GCRA step's
 -- ('' when not counted). kind: 'claimed' (this caller owns the key now), 'existing' (payload: the record),
--- 'budget' (payload: ms until the new-key window ends) or 'limited' (nothing claimed).
+-- 'budget' (payload: ms until the new-key window ends), 'limited' (nothing claimed) or 'fenced' (nothing counted,
+-- nothing claimed: its caller had given up).
+if redis.call('EXISTS', KEYS[4]) == 1 then return {'fenced', '', '', '', '', ''} end
 local kind, payload, allowed, remaining, retry, reset =
   claim_look(KEYS[1], KEYS[2], ARGV[3], ARGV[4], KEYS[3], ARGV[5], ARGV[6])
 if kind == 'existing' and string.sub(payload, 1, 1) == 'D' then

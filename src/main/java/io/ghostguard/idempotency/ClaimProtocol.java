@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The idempotency claim protocol, independent of any surface: count the request and claim its key with a fenced
@@ -36,7 +37,16 @@ public class ClaimProtocol {
     /** The most keys remembered as claimed here; beyond it, ended leases are dropped (and new claims not noted). */
     private static final int CLAIMS_REMEMBERED = 100_000;
 
+    /** The longest pause between two tries of a background release, so it runs soon after the store answers again. */
+    private static final long LONGEST_RELEASE_PAUSE_MILLIS = 1_000;
+    /** How long a background release is tried at most, when it is longer than the lease. */
+    static final Duration RELEASE_HORIZON = Duration.ofMinutes(10);
+    /** The most background releases tried past their lease at once (each holds a timer and its claim). */
+    private static final int RELEASES_PENDING = 10_000;
+
     private final ClaimStore store;
+    /** Background releases under way past their lease (see {@link #releaseInBackground}). */
+    private final AtomicInteger pendingReleases = new AtomicInteger();
     private final Vertx vertx;
     /** The shared look in progress per storage key (see {@link Watch}). */
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
@@ -103,12 +113,19 @@ public class ClaimProtocol {
         Claim claim = new Claim(storageKey, IdempotencyRecord.pending(ownerToken(), fingerprint));
         Wait wait = new Wait(claim, lease, System.nanoTime() + inFlightWait.toNanos(), budget, true);
         return store.claim(storageKey, claim.pending(), lease, budget, rate)
-            .onFailure(StoreUnavailableException.class).invoke(() -> releaseInBackground(claim, lease))
+            .onFailure(ClaimProtocol::maySendClaim).invoke(() -> releaseInBackground(claim, lease))
             .flatMap(first -> decided(wait, first, FIRST_POLL_MILLIS).map(decision -> new Begun(decision,
                 first.rate())))
-            .onFailure(busy -> busy instanceof StoreBusyException && twinKnownHere(storageKey))
+            .onFailure(busy -> busy instanceof StoreBusyException unsent && !unsent.sent()
+                && twinKnownHere(storageKey))
             .recoverWithUni(() -> waited(new Wait(claim, lease, wait.deadline(), budget, false), claim.pending(), 0,
                 FIRST_POLL_MILLIS).map(decision -> new Begun(decision, null)));
+    }
+
+    /** Whether a failed claim step may have reached the store (so may hold the key once the store runs it). */
+    private static boolean maySendClaim(Throwable failure) {
+        return failure instanceof StoreUnavailableException unavailable && !unavailable.refused()
+            && !(failure instanceof StoreBusyException busy && !busy.sent());
     }
 
     /**
@@ -302,23 +319,44 @@ public class ClaimProtocol {
 
     /**
      * A claim whose call failed or timed out may still have been taken (a stalled Redis runs the script when it
-     * wakes). Its owner releases it in the background, fenced by its own pending record, trying again with a
-     * growing pause until Redis answers or the lease would have ended anyway; so a stall never locks a key for
-     * the whole lease, and a retry told "nothing was executed" can execute at once.
+     * wakes, possibly after a release sent meanwhile on another connection). Its owner releases it in the
+     * background, fenced: the release deletes the claim if it ran, and otherwise leaves a fence for one lease that
+     * the claim, should it run later, finds, so it takes nothing. The release is tried again with a growing pause
+     * (at most {@value #LONGEST_RELEASE_PAUSE_MILLIS} ms) until the store answers it, however long the stall (up to
+     * {@link #RELEASE_HORIZON}); so a stall never locks a key beyond a moment after the store answers again, and a
+     * retry told "nothing was executed" can execute. At most {@value #RELEASES_PENDING} releases wait at once; one
+     * beyond is tried until the lease would have ended anyway.
      */
     public void releaseInBackground(Claim claim, Duration lease) {
-        long deadline = System.nanoTime() + lease.toNanos();
-        releaseLater(claim, deadline, FIRST_POLL_MILLIS);
+        long now = System.nanoTime();
+        boolean tracked = pendingReleases.incrementAndGet() <= RELEASES_PENDING;
+        if (!tracked) {
+            pendingReleases.decrementAndGet();
+        }
+        long deadline = now + (tracked ? Math.max(lease.toNanos(), RELEASE_HORIZON.toNanos()) : lease.toNanos());
+        releaseLater(claim, lease, deadline, tracked, FIRST_POLL_MILLIS);
     }
 
-    private void releaseLater(Claim claim, long deadline, long pauseMillis) {
-        vertx.setTimer(pauseMillis, id -> store.release(claim.storageKey(), claim.pending()).subscribe().with(
-            released -> { },
-            failure -> {
-                if (System.nanoTime() + pauseMillis * 1_000_000 < deadline) {
-                    releaseLater(claim, deadline, Math.min(pauseMillis * 2, 2_000));
-                }
-            }));
+    private void releaseLater(Claim claim, Duration fence, long deadline, boolean tracked, long pauseMillis) {
+        vertx.setTimer(pauseMillis, id -> store.releaseFenced(claim.storageKey(), claim.pending(), fence)
+            .subscribe().with(
+                released -> done(tracked),
+                failure -> {
+                    boolean refused = failure instanceof StoreUnavailableException unavailable
+                        && unavailable.refused(); // the store answered, refusing: trying again changes nothing
+                    if (!refused && System.nanoTime() + pauseMillis * 1_000_000 - deadline < 0) {
+                        releaseLater(claim, fence, deadline, tracked, Math.min(pauseMillis * 2,
+                            LONGEST_RELEASE_PAUSE_MILLIS));
+                    } else {
+                        done(tracked);
+                    }
+                }));
+    }
+
+    private void done(boolean tracked) {
+        if (tracked) {
+            pendingReleases.decrementAndGet();
+        }
     }
 
     /** Releases a claim so that a retry executes; false when the claim was no longer this request's. */

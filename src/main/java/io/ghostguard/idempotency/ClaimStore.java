@@ -45,4 +45,11 @@ public interface ClaimStore {
 
     /** Deletes {@code pending} while it is still the key's record, so that a retry can execute. */
     Uni<Boolean> release(String key, IdempotencyRecord pending);
+
+    /**
+     * Releases a claim whose caller gave up before it learnt the claim's outcome: deletes {@code pending} while it is
+     * the key's record, and otherwise fences it for {@code fence}, so that the claim, should it reach the store only
+     * now (it waited in a stalled server), takes nothing. Either order of the two leaves the key free.
+     */
+    Uni<Boolean> releaseFenced(String key, IdempotencyRecord pending, Duration fence);
 }

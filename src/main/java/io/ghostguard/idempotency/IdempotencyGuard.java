@@ -133,16 +133,18 @@ public class IdempotencyGuard {
     }
 
     /**
-     * This instance could not get a connection to the store in time while the store kept answering others: local
-     * overload, not a store failure (SPEC 12). Nothing was sent or executed: 503 {@code overloaded} with Retry-After,
-     * counted as a shed of the caller's type, so neither the store-error alerts nor the availability SLI see it.
+     * This instance could not take the store's answer in time while the store kept answering others (its queue for a
+     * pooled connection, or a starved event loop: see {@code StoreEvidence}): local overload, not a store failure.
+     * Nothing was executed (a claim that may have been taken is released in the background): 503 {@code overloaded}
+     * with Retry-After, counted as a shed of the caller's type, so neither the store-error alerts nor the
+     * availability SLI see it.
      */
     private GuardDecision overloaded(Access access, EndpointPolicy endpoint) {
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
         registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, access.label().label()).increment();
         return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
-            ProblemType.OVERLOADED, "This instance has more calls waiting for its store than it can serve in time, so "
-                + "nothing was executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
+            ProblemType.OVERLOADED, "This instance is too busy to take its store's answer in time, so nothing was "
+                + "executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
     }
 
     private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint) {
@@ -189,6 +191,17 @@ public class IdempotencyGuard {
             LOG.warnf("an execution on %s outlived its lease (%s) and applied nothing; the caller retries with the "
                 + "same key", route, ticket.endpoint().lease());
             return Uni.createFrom().item(Refusal.retryAfter(problem, ProblemCatalogue.RETRY_SECONDS));
+        }
+        if (status == 503 && problem != null
+            && ProblemType.of(problem).filter(ProblemType.OVERLOADED::equals).isPresent()) {
+            // The effect's answer came too late for this instance, while the store kept answering (counted as a
+            // shed where it was mapped): local overload, and the effect may have been applied.
+            metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
+            protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
+            return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was "
+                + "too busy to take its store's answer in time, so this attempt may have been applied; retry with the "
+                + "same idempotency key to get its result rather than applying it again."),
+                ProblemCatalogue.RETRY_SECONDS));
         }
         if (status == 503 && !ProblemCatalogue.isProviderFailure(problem)) {
             metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);

@@ -1,5 +1,6 @@
 package io.ghostguard.idempotency;
 
+import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.telemetry.MetricNames;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
@@ -36,20 +37,23 @@ public class IdempotencyMetrics {
         SpanAttributes.idempotencyOutcome(outcome.label());
     }
 
-    /** Times one store call by operation and result. */
+    /**
+     * Times one store call by operation and result: {@code ok}, {@code error} (the store failed), or {@code busy}
+     * (this instance was too busy to take the store's answer in time: local overload, not a store error).
+     */
     <T> Uni<T> timeStore(String operation, Uni<T> call) {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample sample = Timer.start(registry);
-            return call.onItemOrFailure().invoke((item, failure) -> sample.stop(timer(operation, failure == null)));
+            return call.onItemOrFailure().invoke((item, failure) -> sample.stop(timer(operation,
+                failure == null ? "ok" : failure instanceof StoreBusyException ? "busy" : "error")));
         });
     }
 
-    private Timer timer(String operation, boolean ok) {
-        return timers.computeIfAbsent(operation + (ok ? ":ok" : ":error"), name -> Timer.builder(
-                MetricNames.IDEMPOTENCY_STORE)
+    private Timer timer(String operation, String result) {
+        return timers.computeIfAbsent(operation + ':' + result, name -> Timer.builder(MetricNames.IDEMPOTENCY_STORE)
             .description("Latency of idempotency store calls")
             .tag("operation", operation)
-            .tag("result", ok ? "ok" : "error")
+            .tag("result", result)
             .register(registry));
     }
 }

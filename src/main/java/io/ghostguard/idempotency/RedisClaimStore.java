@@ -5,6 +5,7 @@ import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.redis.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -42,7 +43,8 @@ public class RedisClaimStore implements ClaimStore {
             budget == null ? "" : Long.toString(budget.quota()),
             budget == null ? "0" : Long.toString(budget.window().toMillis()),
             rate == null ? "" : rate.arguments().get(0), rate == null ? "0" : rate.arguments().get(1));
-        List<String> keys = List.of(key, budget == null ? key : budget.counterKey(), rate == null ? key : rate.key());
+        List<String> keys = List.of(key, budget == null ? key : budget.counterKey(), rate == null ? key : rate.key(),
+            fence(key, pending));
         return metrics.timeStore("claim", CLAIM.run(calls, "idempotency-claim", keys, args, replicas, ackTimeout))
             .map(replied -> {
                 List<String> reply = replied.reply();
@@ -54,6 +56,8 @@ public class RedisClaimStore implements ClaimStore {
                     case "budget" -> new Looked(Found.OVER_BUDGET, Optional.empty(), decision,
                         Long.parseLong(reply.get(1)), replied.acknowledged());
                     case "limited" -> new Looked(Found.LIMITED, Optional.empty(), decision, 0, replied.acknowledged());
+                    // Released already by its owner, who gave up on it: whoever still reads this learns nothing.
+                    case "fenced" -> throw new StoreUnavailableException("idempotency-claim", null);
                     default -> throw new IllegalStateException("unexpected claim reply");
                 };
             });
@@ -67,7 +71,18 @@ public class RedisClaimStore implements ClaimStore {
 
     @Override
     public Uni<Boolean> release(String key, IdempotencyRecord pending) {
-        return timed("release", RELEASE, List.of(key), List.of(pending.encode())).map(RedisClaimStore::one);
+        return timed("release", RELEASE, List.of(key, key), List.of(pending.encode(), "")).map(RedisClaimStore::one);
+    }
+
+    @Override
+    public Uni<Boolean> releaseFenced(String key, IdempotencyRecord pending, Duration fence) {
+        return timed("release", RELEASE, List.of(key, fence(key, pending)),
+            List.of(pending.encode(), Long.toString(Math.max(1, fence.toMillis())))).map(RedisClaimStore::one);
+    }
+
+    /** The fence of one claim: beside its key (same hash tag, so same slot), named by the claim's owner token. */
+    private static String fence(String key, IdempotencyRecord pending) {
+        return key + ":gone:" + pending.owner();
     }
 
     private Uni<List<String>> timed(String operation, LuaScript script, List<String> keys, List<String> args) {

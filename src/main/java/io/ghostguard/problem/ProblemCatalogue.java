@@ -7,7 +7,11 @@ import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
 import io.ghostguard.redis.LeaseLostException;
+import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
+import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.telemetry.RequestLabels;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import io.quarkus.security.ForbiddenException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +43,7 @@ public class ProblemCatalogue {
     private final SchemaViolationMetrics recorder;
     private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
 
-    public ProblemCatalogue(SchemaViolationMetrics recorder) {
+    public ProblemCatalogue(SchemaViolationMetrics recorder, MeterRegistry registry) {
         this.recorder = recorder;
         on(ConstraintViolationException.class, e -> invalid(InputViolations.of(e.getConstraintViolations())));
         on(JsonProcessingException.class, e -> invalid(List.of(InputViolations.of(e))));
@@ -52,6 +56,16 @@ public class ProblemCatalogue {
             return Refusal.retryAfter(Problem.of(ProblemType.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did "
                 + "not answer, so nothing was changed here. Retry with the same idempotency key: the provider gets "
                 + "the same request again and moves the money once."), RETRY_SECONDS);
+        });
+        on(StoreBusyException.class, e -> {
+            // The store kept answering; this instance was too busy to take its answer in time: local overload, a
+            // shed of the caller's type (outside the availability SLI), never a store failure.
+            registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE,
+                RequestLabels.caller().type().label()).increment();
+            return Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was too busy to take the "
+                + "data store's answer in time. A read can be retried as it is. A change may have been applied: retry "
+                + "a POST with the same idempotency key to get its result; read again before repeating a PUT, whose "
+                + "If-Match tells whether it was applied."), RETRY_SECONDS);
         });
         on(StoreUnavailableException.class, e -> {
             LOG.warnf("data store unavailable during %s", e.operation());

@@ -100,13 +100,14 @@ public final class LuaScript {
             return run(calls, operation, keys, args).map(reply -> new Replied(reply, 0));
         }
         Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(ackTimeout.toMillis());
-        return calls.atStore(operation, ackTimeout, connection -> waited(connection, keys, args, wait))
+        return calls.atStore(operation, firstKey(keys), ackTimeout, connection -> waited(connection, keys, args,
+                wait))
             .map(replies -> new Replied(flatten(replies.get(0)), replies.get(1).toInteger()));
     }
 
     /** Runs the script on a connection of its own with the command deadline measured at the store. */
     public Uni<List<String>> run(RedisCalls calls, String operation, List<String> keys, List<String> args) {
-        return calls.atStore(operation, Duration.ZERO, connection -> sent(connection, keys, args))
+        return calls.atStore(operation, firstKey(keys), Duration.ZERO, connection -> sent(connection, keys, args))
             .map(LuaScript::flatten);
     }
 
@@ -204,6 +205,11 @@ public final class LuaScript {
     private static boolean isNoScript(Throwable failure) {
         // A single command fails with "NOSCRIPT ...", a command in a batch with "ERR [i] NOSCRIPT ...".
         return failure.getMessage() != null && failure.getMessage().contains("NOSCRIPT");
+    }
+
+    /** The key that routes the script in a cluster (all its keys share one slot); null for none. */
+    private static String firstKey(List<String> keys) {
+        return keys.isEmpty() ? null : keys.get(0);
     }
 
     private static String[] arguments(String script, List<String> keys, List<String> args) {

@@ -11,11 +11,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.impl.ZModem;
+import io.vertx.redis.client.impl.types.ErrorType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Puts one deadline on every Redis round trip, so that a stalled server yields a bounded failure instead of a hung
@@ -24,11 +27,14 @@ import java.util.function.Function;
  * <p>The calls that matter most (every script: claims, effects, commits) run through {@link #atStore}, which takes a
  * pooled connection first and starts the command deadline only once the connection is the call's own: the deadline
  * then measures the store, never this instance's queue for a connection (a cold pool, a burst, a pause of the JVM).
- * That queue has a bound of its own, {@code orders.redis.pool-wait-timeout}, and a rule that tells a stalled store
- * from a long queue: a wait during which Redis answers nothing at all for a whole command timeout is a store failure
- * (503 at once); a wait while Redis keeps answering other calls is local queueing ({@link StoreBusyException} once
- * the bound is reached). A pool that refuses one more waiter is local too. Every deadline runs on a Vert.x timer of
- * the caller's event loop and does not count the time this instance itself stood still (see {@link #within}).
+ * That queue has a bound of its own, {@code orders.redis.pool-wait-timeout}. A pool that refuses one more waiter is
+ * local too. Every deadline runs on a Vert.x timer of the caller's event loop and does not count the time this
+ * instance itself stood still (see {@link #within}).
+ *
+ * <p>A wait that runs out (for a reply, or for a connection over a whole command timeout) is judged by
+ * {@link StoreEvidence}: when the store kept answering other calls during it, the answer was late in this instance
+ * (a starved CPU, a cold JIT, its own queue), so the call fails as local overload ({@link StoreBusyException}, 503
+ * {@code overloaded}); only a store that answered nothing then has failed ({@link StoreUnavailableException}).
  */
 @ApplicationScoped
 public class RedisCalls {
@@ -40,14 +46,17 @@ public class RedisCalls {
     private final Vertx vertx;
     private final Duration timeout;
     private final Duration poolWait;
-    /** Replies received from the store so far; a waiter that sees none arrive for a whole deadline knows it stalled. */
-    private final AtomicLong answers = new AtomicLong();
+    /** When the store last answered, to tell a stalled store from a starved instance. */
+    private final StoreEvidence evidence;
 
-    public RedisCalls(OrdersConfig config, ReactiveRedisDataSource redis, Vertx vertx) {
+    public RedisCalls(OrdersConfig config, ReactiveRedisDataSource redis, Vertx vertx,
+                      @ConfigProperty(name = "quarkus.redis.client-type", defaultValue = "standalone")
+                      String clientType) {
         this.client = redis.getRedis().getDelegate();
         this.vertx = vertx;
         this.timeout = config.redis().commandTimeout();
         this.poolWait = config.redis().poolWaitTimeout();
+        this.evidence = new StoreEvidence(System::nanoTime, "cluster".equalsIgnoreCase(clientType));
     }
 
     /**
@@ -55,12 +64,12 @@ public class RedisCalls {
      * when the call is subscribed, so it includes any wait for a pooled connection.
      */
     public <T> Uni<T> guard(String operation, Uni<T> call) {
-        return translated(operation, within(operation, call, timeout));
+        return translated(operation, within(operation, call, timeout, StoreEvidence.ANY));
     }
 
     /** Applies the deadline, lengthened by {@code extra} (a {@code WAIT} in the same batch may block that long). */
     public <T> Uni<T> guard(String operation, Uni<T> call, Duration extra) {
-        return translated(operation, within(operation, call, timeout.plus(extra)));
+        return translated(operation, within(operation, call, timeout.plus(extra), StoreEvidence.ANY));
     }
 
     /**
@@ -70,6 +79,15 @@ public class RedisCalls {
      * describes. A call that gives up waiting never sends anything.
      */
     public <T> Uni<T> atStore(String operation, Duration extra, Function<RedisConnection, Future<T>> work) {
+        return atStore(operation, null, extra, work);
+    }
+
+    /**
+     * As {@link #atStore(String, Duration, Function)}, for a call on {@code key} (null: unknown), whose hash slot is
+     * the part of a Redis Cluster that answers it, so that only that part's silence counts against the call.
+     */
+    public <T> Uni<T> atStore(String operation, String key, Duration extra, Function<RedisConnection, Future<T>> work) {
+        int group = evidence.group(key == null ? -1 : Math.floorMod(ZModem.generate(key), StoreEvidence.CLUSTER_SLOTS));
         return translated(operation, Uni.createFrom().<T>emitter(emitter -> {
             // Over once a connection came, the wait gave up, or the caller went away (a client that hung up cancels
             // its call): a connection that comes after that goes straight back to the pool. One that comes before
@@ -86,10 +104,11 @@ public class RedisCalls {
                         ? new StoreBusyException(operation, done.cause())
                         : new StoreUnavailableException(operation, done.cause()));
                 } else {
-                    run(operation, extra, work, done.result()).subscribe().with(emitter::complete, emitter::fail);
+                    run(operation, extra, work, done.result(), group).subscribe().with(emitter::complete,
+                        emitter::fail);
                 }
             });
-            awaitConnection(vertx.getOrCreateContext(), operation, System.nanoTime(), answers.get(), settled, emitter);
+            awaitConnection(vertx.getOrCreateContext(), operation, group, System.nanoTime(), settled, emitter);
         }));
     }
 
@@ -99,7 +118,7 @@ public class RedisCalls {
      * holds the slot either (a late reply still reaches its own handler: replies on a connection come in order).
      */
     private <T> Uni<T> run(String operation, Duration extra, Function<RedisConnection, Future<T>> work,
-                           RedisConnection connection) {
+                           RedisConnection connection, int group) {
         AtomicBoolean returned = new AtomicBoolean();
         Runnable giveBack = () -> {
             if (returned.compareAndSet(false, true)) {
@@ -113,7 +132,7 @@ public class RedisCalls {
             reply = Future.failedFuture(e);
         }
         reply.onComplete(done -> giveBack.run());
-        return within(operation, UniHelper.toUni(reply), timeout.plus(extra))
+        return within(operation, UniHelper.toUni(reply), timeout.plus(extra), group)
             .onFailure().invoke(failure -> vertx.setTimer(Math.max(1, timeout.toMillis()), id -> giveBack.run()));
     }
 
@@ -123,23 +142,28 @@ public class RedisCalls {
     }
 
     /**
-     * The call's item, or a store failure once {@code deadline} passed without it. The deadline is a Vert.x timer
+     * The call's item, or a failure once {@code deadline} passed without it: local overload when the store kept
+     * answering others meanwhile, else a store failure (see {@link StoreEvidence}). The deadline is a Vert.x timer
      * checked on the caller's event loop after one more turn of it, so a reply that came in while this instance was
      * busy is taken first; and a timer that fires late (this instance stood still: GC, a starved CPU) gives the
      * call the time it lost once more, so that time is not counted against the store.
      */
-    private <T> Uni<T> within(String operation, Uni<T> call, Duration deadline) {
+    private <T> Uni<T> within(String operation, Uni<T> call, Duration deadline, int group) {
         return Uni.createFrom().emitter(emitter -> {
             AtomicBoolean settled = new AtomicBoolean();
             AtomicLong timer = new AtomicLong(-1);
             Context context = vertx.getOrCreateContext();
+            long started = evidence.now();
             call.subscribe().with(item -> {
-                answers.incrementAndGet();
+                evidence.answered(group);
                 if (settled.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer.get());
                     emitter.complete(item);
                 }
             }, failure -> {
+                if (failure instanceof ErrorType) {
+                    evidence.answered(group); // an error reply is an answer too (NOSCRIPT, MISCONF, ...)
+                }
                 if (settled.compareAndSet(false, true)) {
                     vertx.cancelTimer(timer.get());
                     emitter.fail(failure);
@@ -147,7 +171,8 @@ public class RedisCalls {
             });
             expireAfter(context, deadline.toMillis(), true, settled, timer, () -> {
                 if (settled.compareAndSet(false, true)) {
-                    emitter.fail(new StoreUnavailableException(operation, null));
+                    emitter.fail(evidence.expired(group, started) == StoreEvidence.Verdict.LOCAL
+                        ? new StoreBusyException(operation, true) : new StoreUnavailableException(operation, null));
                 }
             });
         });
@@ -177,22 +202,23 @@ public class RedisCalls {
 
     /**
      * Bounds the wait for a pooled connection, one step at a time (a command timeout, or what is left of the pool
-     * wait): after a step in which the store answered nothing the store has stalled; after one in which it answered,
-     * the wait goes on until the pool wait is used up.
+     * wait): after a whole step in which the store answered nothing (see {@link StoreEvidence}) the store has
+     * stalled; while it answers, the wait goes on until the pool wait is used up (local overload).
      */
-    private void awaitConnection(Context context, String operation, long started, long answersSeen,
-                                 AtomicBoolean settled, UniEmitter<?> emitter) {
+    private void awaitConnection(Context context, String operation, int group, long started, AtomicBoolean settled,
+                                 UniEmitter<?> emitter) {
         long stepStarted = System.nanoTime();
         long step = Math.min(timeout.toMillis(), poolWait.toMillis() - (stepStarted - started) / 1_000_000);
+        long stepEvidence = evidence.now();
         expireAfter(context, step, true, settled, new AtomicLong(-1), () -> {
             if (settled.get()) {
                 return;
             }
             long now = System.nanoTime();
-            long answered = answers.get();
-            boolean stalled = answered == answersSeen && now - stepStarted >= timeout.toNanos();
+            boolean stalled = now - stepStarted >= timeout.toNanos()
+                && evidence.expired(group, stepEvidence) == StoreEvidence.Verdict.STORE;
             if (!stalled && now - started < poolWait.toNanos()) {
-                awaitConnection(context, operation, started, answered, settled, emitter);
+                awaitConnection(context, operation, group, started, settled, emitter);
             } else if (settled.compareAndSet(false, true)) {
                 emitter.fail(stalled ? new StoreUnavailableException(operation, null)
                     : new StoreBusyException(operation, null));

@@ -12,6 +12,7 @@ import io.ghostguard.limits.Quota;
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.StoreUnavailableException;
+import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestKeys;
@@ -222,6 +223,30 @@ class ClaimProtocolTest {
         }
         assertEquals("1", redis.command("GET", budget.counterKey()), "the stalled claim ran when Redis woke");
         assertEquals("null", String.valueOf(redis.command("GET", key)), "released, fenced, in the background");
+        assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT), "the retry executes at once");
+    }
+
+    @Inject
+    ClaimStore store;
+
+    /**
+     * Issue 35, item 18, at its root: a claim whose caller gave up can reach Redis after the owner's background
+     * release (it waited in a stalled server's socket while the release went out on another connection, or the
+     * release gave up before the server woke). Run in that order here: the release finds nothing to delete, and the
+     * late claim then takes nothing, so the key is free for the retry at once instead of for a whole lease.
+     */
+    @Test
+    void aClaimThatReachesRedisAfterItsReleaseTakesNothing() throws InterruptedException {
+        String key = key();
+        KeyBudget budget = new KeyBudget(TestKeys.key("protocol", Keyspace.NEW_KEYS, unique("p")), 10, Duration.ofHours(1));
+        ClaimProtocol.Claim given = new ClaimProtocol.Claim(key, IdempotencyRecord.pending(unique("owner"), "fp"));
+        protocol.releaseInBackground(given, LEASE);
+        Await.until("the background release ran", AWAIT, () -> ":1".equals(redis.command("EXISTS",
+            key + ":gone:" + given.pending().owner())));
+        assertThrows(StoreUnavailableException.class, () -> store.claim(key, given.pending(), LEASE, budget, null)
+            .await().atMost(AWAIT), "the late claim is told nothing; nobody awaits it but this test");
+        assertEquals("null", String.valueOf(redis.command("GET", key)), "the late claim took nothing");
+        assertEquals("null", String.valueOf(redis.command("GET", budget.counterKey())), "nor counted a key");
         assertInstanceOf(ClaimProtocol.Decision.Execute.class, begin(key, "fp", NO_WAIT), "the retry executes at once");
     }
 }

@@ -21,6 +21,8 @@ public class IdempotencyTestProfile implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of(
+            // No brake polls: a test that holds every pooled connection decides which call gets the one it frees.
+            "orders.brakes.poll-interval", "PT1H",
             "orders.idempotency.lease", LEASE.toString(),
             "orders.idempotency.in-flight-wait", IN_FLIGHT_WAIT.toString(),
             "orders.idempotency.retention", RETENTION.toString(),

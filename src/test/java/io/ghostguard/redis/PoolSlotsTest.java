@@ -3,23 +3,36 @@ package io.ghostguard.redis;
 import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.telemetry.MetricNames;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import jakarta.inject.Inject;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,12 +50,15 @@ class PoolSlotsTest {
 
     /** Two pooled connections, deadlines long enough that none fires while Redis is paused. */
     public static class TwoConnections implements QuarkusTestProfile {
+        /** Deadline of one Redis call. */
+        static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> settings = new HashMap<>();
             settings.put("orders.limits.enabled", "false");
             settings.put("quarkus.redis.max-pool-size", "2");
-            settings.put("orders.redis.command-timeout", "PT5S");
+            settings.put("orders.redis.command-timeout", COMMAND_TIMEOUT.toString());
             settings.put("orders.redis.pool-wait-timeout", "PT10S");
             settings.put("orders.idempotency.lease", "PT30S");
             return settings;
@@ -79,5 +95,70 @@ class PoolSlotsTest {
             int status = as(token).get("/api/v1/orders").statusCode();
             assertEquals(200, status, "list " + i + " after the callers hung up");
         }
+    }
+
+    @Inject
+    RedisCalls calls;
+
+    @Inject
+    MeterRegistry registry;
+
+    /**
+     * Issue 35, item 17: a call whose deadline runs out in this instance (here: its queue for a pooled connection,
+     * behind calls of its own that hold both connections) while Redis keeps answering this instance's other calls
+     * is local overload, 503 {@code overloaded} with Retry-After, counted as a shed of the caller's type; never a
+     * store failure. (It used to be a 503 {@code store-unavailable}: every deadline that ran out blamed Redis.) The
+     * connections are held by BLPOPs, which wait without stopping Redis; one of them is answered in the second half
+     * of the read's wait and its connection goes to the next call in the queue, not to the read.
+     */
+    @Test
+    void aReadThatWaitsTooLongInThisInstanceWhileRedisAnswersIsOverloadedNotAStoreFailure() throws Exception {
+        String token = Tokens.token().subject(unique("reader")).sign();
+        as(token).get("/api/v1/orders/" + unique("o")).then().statusCode(404);
+        String first = unique("hold");
+        String second = unique("hold");
+        String queued = unique("hold");
+        List<CompletableFuture<Response>> holds = new ArrayList<>();
+        try {
+            holds.add(hold(first));
+            holds.add(hold(second));
+            Await.until("both pooled connections wait in BLPOP", Duration.ofSeconds(10), () -> blocked() == 2);
+            holds.add(hold(queued)); // first in the queue for a connection, ahead of the read
+            double shedBefore = shed();
+            CompletableFuture<io.restassured.response.Response> read = CompletableFuture.supplyAsync(
+                () -> as(token).get("/api/v1/orders/" + unique("o")));
+            // Redis answers one of this instance's calls in the second half of the read's wait (fault injection
+            // at a point in time, not a wait for a condition).
+            Thread.sleep(TwoConnections.COMMAND_TIMEOUT.toMillis() * 3 / 4);
+            redis.command("LPUSH", first, "x");
+            io.restassured.response.Response answer = read.get(60, TimeUnit.SECONDS);
+            assertEquals(503, answer.statusCode(), answer.asString());
+            assertTrue(answer.jsonPath().getString("type").endsWith("/overloaded"), answer.asString());
+            assertNotNull(answer.header("Retry-After"));
+            assertEquals(shedBefore + 1, shed(), "counted as a shed of the caller's type");
+        } finally {
+            redis.command("LPUSH", first, "x");
+            redis.command("LPUSH", second, "x");
+            redis.command("LPUSH", queued, "x");
+            for (CompletableFuture<Response> hold : holds) {
+                hold.handle((reply, failure) -> null).get(60, TimeUnit.SECONDS);
+            }
+        }
+        as(token).get("/api/v1/orders/" + unique("o")).then().statusCode(404);
+    }
+
+    /** One of this instance's pooled connections, held by a BLPOP on {@code key} until something is pushed. */
+    private CompletableFuture<Response> hold(String key) {
+        return calls.atStore("test-hold", Duration.ofSeconds(60), connection -> connection.send(
+            Request.cmd(Command.BLPOP).arg(key).arg(0))).subscribeAsCompletionStage();
+    }
+
+    /** Clients of Redis blocked in BLPOP. */
+    private long blocked() {
+        return redis.command("CLIENT", "LIST").lines().filter(line -> line.contains("cmd=blpop")).count();
+    }
+
+    private double shed() {
+        return registry.find(MetricNames.ADMISSION_SHED).counters().stream().mapToDouble(Counter::count).sum();
     }
 }
