@@ -94,7 +94,7 @@ public class OrderTools {
         outputSchema = @Tool.OutputSchema(from = OrderResponse.class, generator = ToolSchemas.Outputs.class))
     Uni<ToolResponse> cancelOrder(RawMessage message) {
         return gate.write(ApiOperation.CANCEL_ORDER, message, ToolArguments.OneOrder.class,
-            (access, ticket, one) -> orders.cancel(access, ticket, one.orderId()).map(Answer::ok));
+            (access, ticket, one) -> orders.cancel(access, one.orderId()).map(Answer::ok));
     }
 
     @Tool(name = STOCK, title = "Check stock",

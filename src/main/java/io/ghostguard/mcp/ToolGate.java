@@ -160,16 +160,20 @@ public class ToolGate {
         RateDecision rate = decision.rate();
         if (decision instanceof GuardDecision.Execute execute) {
             Ticket ticket = execute.ticket();
+            Refusal[] refused = {null};
             return Uni.createFrom().deferred(() -> effect.run(access, ticket, request))
                 .onFailure().recoverWithItem(failure -> {
                     Refusal refusal = problems.refusalOf(failure);
+                    refused[0] = refusal;
                     return new Answer(refusal.status(), refusal.problem(), null, null);
                 })
                 .flatMap(answer -> {
                     String body = write(answer.body());
                     Problem problem = answer.body() instanceof Problem document ? document : null;
+                    // The effect's own refusal keeps its retry advice (a failed provider, the spend cap).
                     return guard.finish(ticket, answer.status(), problem, Ticket.JSON, null, () -> body)
                         .map(refusal -> refusal != null ? error(refusal, rate)
+                            : refused[0] != null ? error(refused[0], rate)
                             : answered(answer.status(), body, false, rate));
                 });
         }

@@ -22,23 +22,10 @@ public record OperationKey(String key, String requestDigest, String execution) {
      * placed. Replays never execute, so they never authorise again.
      */
     public String providerKey() {
-        return digest(key + '\n' + requestDigest + '\n' + (execution == null ? "" : execution));
-    }
-
-    /**
-     * The idempotency key a cancellation sends to the payment provider with its refund: the scoped key (a digest
-     * of tenant, principal, route and the caller's key, never the raw key) bound to this request, and not to the
-     * execution, so every retry of one cancellation asks the provider for the same refund and money moves once,
-     * however many executions a failing provider or a lost lease costs.
-     */
-    public String refundKey() {
-        return digest(key + '\n' + requestDigest + "\nrefund");
-    }
-
-    private static String digest(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(text.getBytes(StandardCharsets.UTF_8)));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest((key + '\n' + requestDigest + '\n'
+                + (execution == null ? "" : execution)).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

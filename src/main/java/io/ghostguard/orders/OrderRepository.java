@@ -2,7 +2,9 @@ package io.ghostguard.orders;
 
 import io.ghostguard.domain.Refused;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.redis.EffectScript;
 import io.ghostguard.redis.LuaScript;
@@ -49,13 +51,14 @@ public class OrderRepository {
 
     private final ReactiveValueCommands<String, String> values;
     private final RedisCalls calls;
-    private final ObjectMapper json;
+    private final ObjectReader records;
     private final OrdersConfig config;
 
     public OrderRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json, OrdersConfig config) {
         this.values = redis.value(String.class);
         this.calls = calls;
-        this.json = json;
+        // Stored records are read leniently: a field a newer version added (during a rolling update) is skipped.
+        this.records = json.readerFor(Order.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         this.config = config;
     }
 
@@ -179,7 +182,7 @@ public class OrderRepository {
 
     private Order parse(String raw) {
         try {
-            return json.readValue(raw, Order.class);
+            return records.readValue(raw);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

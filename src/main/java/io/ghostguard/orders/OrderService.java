@@ -6,6 +6,7 @@ import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,18 +16,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /** Order use cases, identical for every caller: place, read, list and cancel. */
 @ApplicationScoped
 public class OrderService implements OrderPlacement {
 
+    private static final Logger LOG = Logger.getLogger(OrderService.class);
+
     private final OrderRepository orders;
     private final PaymentGateway payments;
+    private final Event<RefundUncommitted> refundUncommitted;
     private final Clock clock = Clock.systemUTC();
 
-    public OrderService(OrderRepository orders, PaymentGateway payments) {
+    public OrderService(OrderRepository orders, PaymentGateway payments, Event<RefundUncommitted> refundUncommitted) {
         this.orders = orders;
         this.payments = payments;
+        this.refundUncommitted = refundUncommitted;
     }
 
     /**
@@ -66,23 +72,31 @@ public class OrderService implements OrderPlacement {
     /**
      * Cancels an order: the provider's refund first, then one script that restocks, books the REFUND with the
      * provider's reference and flips the status (SPEC 5, steps 3 and 4: after the claim, before the commit); the
-     * unchanged order, with no provider call, once it is cancelled. {@code refundKey} is the provider idempotency key
-     * of this cancellation ({@link OperationKey#refundKey()}; null when the call is not keyed: then one derived from
-     * the order), so every retry asks the provider for the same refund. A provider that fails
-     * ({@link io.ghostguard.domain.ProviderUnavailableException}) fails the cancellation before anything is written
-     * here: the order stays as it was, and a retry with the same key refunds once.
+     * unchanged order, with no provider call, once it is cancelled. The provider idempotency key is derived from the
+     * order itself (tenant, order id, payment id), never from the caller's key: every cancellation of one order, with
+     * any key, by any principal, on either surface, at once or later, asks the provider for the same refund, so money
+     * moves once. A provider that fails ({@link io.ghostguard.domain.ProviderUnavailableException}) fails the
+     * cancellation before anything is written here. A script that fails after the refund was made (the store down or
+     * late) leaves the order confirmed with the money given back: that is logged and announced
+     * ({@link RefundUncommitted}), and a retry with any key completes the cancellation without a second refund.
      */
-    public Uni<Order> cancel(TenantId tenant, String orderId, String refundKey) {
+    public Uni<Order> cancel(TenantId tenant, String orderId) {
         return order(tenant, orderId)
             .flatMap(order -> order.status() != OrderStatus.CONFIRMED ? Uni.createFrom().item(Optional.of(order))
-                : payments.refund(refundKey != null ? refundKey : orderRefundKey(tenant, order), order.paymentId(),
-                        order.total(), order.currency())
-                    .flatMap(reference -> orders.cancel(tenant, order, now(), reference)))
+                : payments.refund(refundKey(tenant, order), order.paymentId(), order.total(), order.currency())
+                    .flatMap(reference -> orders.cancel(tenant, order, now(), reference)
+                        .onFailure().invoke(failure -> uncommitted(order))))
             .map(found -> found.orElseThrow(Refused::notFound));
     }
 
-    /** The refund key of an unkeyed cancellation: one per order, so it refunds once however often it is sent. */
-    private static String orderRefundKey(TenantId tenant, Order order) {
+    private void uncommitted(Order order) {
+        LOG.warnf("the refund of order %s reached the payment provider but the order is not marked cancelled yet; "
+            + "a retry of the cancellation with any key completes it without a second refund", order.id());
+        refundUncommitted.fire(new RefundUncommitted(order.id()));
+    }
+
+    /** The provider key of an order's refund: one per order and payment, whoever cancels it and however often. */
+    static String refundKey(TenantId tenant, Order order) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest((tenant.value() + '\n'
                 + order.id() + '\n' + order.paymentId() + "\nrefund").getBytes(StandardCharsets.UTF_8)));

@@ -1,7 +1,9 @@
 package io.ghostguard.payments;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.ghostguard.redis.RedisCalls;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
@@ -24,12 +26,13 @@ public class LedgerRepository {
 
     private final ReactiveListCommands<String, String> lists;
     private final RedisCalls calls;
-    private final ObjectMapper json;
+    private final ObjectReader records;
 
     public LedgerRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json) {
         this.lists = redis.list(String.class);
         this.calls = calls;
-        this.json = json;
+        // Stored records are read leniently: a field a newer version added (during a rolling update) is skipped.
+        this.records = json.readerFor(LedgerEntry.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
     /** Every entry of one order, oldest first; empty when the tenant has no such order. */
@@ -40,7 +43,7 @@ public class LedgerRepository {
 
     private LedgerEntry parse(String raw) {
         try {
-            return json.readValue(raw, LedgerEntry.class);
+            return records.readValue(raw);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

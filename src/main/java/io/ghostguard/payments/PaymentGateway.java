@@ -4,10 +4,12 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The payment provider port. Every call that moves money carries an idempotency key, as real providers accept one:
- * the same key always answers the same result, so a retried order never adds a second hold and a retried
- * cancellation never refunds twice. An authorisation that no order uses is voided. A provider that fails or does
- * not answer fails the call with {@link io.ghostguard.domain.ProviderUnavailableException}: whether it acted is
- * unknown, and the same key asks again.
+ * the same key always answers the same result, so a replayed order never adds a second hold and no cancellation of
+ * one order refunds twice (its refund key is derived from the order). An authorisation that no order uses is voided.
+ * A provider that fails or does not answer fails the call with
+ * {@link io.ghostguard.domain.ProviderUnavailableException}: whether it acted is unknown. A refund is asked again
+ * under the same key; a placement's retry is a new execution with a new authorisation key, so a hold the failed
+ * call may have left is not reused (an authorisation the service never learned of lapses at the provider).
  */
 public interface PaymentGateway {
 

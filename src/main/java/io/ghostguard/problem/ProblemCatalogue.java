@@ -36,6 +36,11 @@ public class ProblemCatalogue {
     public static final long RETRY_SECONDS = 1;
 
     private static final Logger LOG = Logger.getLogger(ProblemCatalogue.class);
+    /**
+     * The member of an {@code idempotency-key-reused} refusal whose key's own request was applied already (its
+     * answer expired): a late retry, not a reuse, so it does not count toward the automatic brake.
+     */
+    private static final String APPLIED = "applied";
 
     private static final String LEASE_LOST = "This attempt took longer than its lease and applied nothing; retry with "
         + "the same idempotency key.";
@@ -54,8 +59,7 @@ public class ProblemCatalogue {
         on(ProviderUnavailableException.class, e -> {
             LOG.warnf("payment provider unavailable during %s", e.operation());
             return Refusal.retryAfter(Problem.of(ProblemType.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did "
-                + "not answer, so nothing was changed here. Retry with the same idempotency key: the provider gets "
-                + "the same request again and moves the money once."), RETRY_SECONDS);
+                + "not answer, so nothing was changed here. Retry with the same idempotency key."), RETRY_SECONDS);
         });
         on(StoreBusyException.class, e -> {
             // The store kept answering; this instance was too busy to take its answer in time: local overload, a
@@ -94,7 +98,8 @@ public class ProblemCatalogue {
                 "This idempotency key was used with a different request; use a new key for a new request."));
             case KEY_ALREADY_APPLIED -> Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
                 "This idempotency key's request was applied already and its answer is no longer kept, so it is not "
-                    + "applied again; read the resource for its current state, and use a new key for a new change."));
+                    + "applied again; read the resource for its current state, and use a new key for a new change.")
+                .with(APPLIED, true));
             case CLIENT_REFERENCE_CONFLICT -> Refusal.of(Problem.of(ProblemType.CLIENT_REFERENCE_CONFLICT,
                 "This clientReference already names an order with another customer, lines or currency; use a new "
                     + "reference for a new order."));
@@ -168,6 +173,11 @@ public class ProblemCatalogue {
      */
     public static boolean isProviderFailure(Problem problem) {
         return problem != null && ProblemType.PAYMENT_PROVIDER_UNAVAILABLE.uri().equals(problem.type());
+    }
+
+    /** Whether {@code problem} refuses a retry whose own request was applied already (not a key reused). */
+    public static boolean isAppliedAlready(Problem problem) {
+        return Boolean.TRUE.equals(problem.members().get(APPLIED));
     }
 
     /** The 403 document of a missing scope, the same whichever layer refuses the request. */

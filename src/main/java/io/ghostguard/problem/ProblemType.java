@@ -33,7 +33,8 @@ public enum ProblemType {
     CURRENCY_MISMATCH("currency-mismatch", "Currency mismatch", 422),
     /**
      * The payment provider failed or did not answer; nothing was changed here: retry with the same idempotency key
-     * after {@code Retry-After} (the provider gets the same key, so money moves once).
+     * after {@code Retry-After} (a placement asks for a new authorisation; a cancellation's refund key is the
+     * order's, so it refunds once).
      */
     PAYMENT_PROVIDER_UNAVAILABLE("payment-provider-unavailable", "Payment provider unavailable", 503),
     /** The data store cannot answer right now; retry after {@code Retry-After}. */

@@ -5,6 +5,7 @@ import io.ghostguard.api.Routes;
 import io.ghostguard.brakes.AutoBrake;
 import io.ghostguard.brakes.Brakes;
 import io.ghostguard.problem.Problem;
+import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 
@@ -54,7 +55,8 @@ public class BrakeFilter {
             return;
         }
         boolean counted = status == 400 || status == 429 || response.getEntity() instanceof Problem problem
-            && ProblemType.of(problem).filter(COUNTED::contains).isPresent();
+            && ProblemType.of(problem).filter(COUNTED::contains).isPresent()
+            && !ProblemCatalogue.isAppliedAlready(problem);
         if (counted) {
             auto.refused(access.get());
         }

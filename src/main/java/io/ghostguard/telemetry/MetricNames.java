@@ -49,6 +49,11 @@ public final class MetricNames {
     public static final String RATE_LIMITER_ERRORS = "rate.limiter.errors";
     /** Placements decided by the domain, {@code orders_placed_total{caller_type, result}}. */
     public static final String ORDERS_PLACED = "orders.placed";
+    /**
+     * Cancellations whose refund reached the payment provider and whose order was not marked cancelled (the script
+     * failed after it), {@code orders_refund_uncommitted_total}; a retry with any key completes them.
+     */
+    public static final String ORDERS_REFUND_UNCOMMITTED = "orders.refund.uncommitted";
     /** MCP tool calls by tool, outcome and caller type. */
     public static final String MCP_TOOL_CALLS = "mcp.tool.calls";
     /** Gauge of the MCP sessions with an event stream open on this instance (sessions themselves live in Redis). */

@@ -2,10 +2,12 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.domain.Refused;
 import io.ghostguard.caller.CallerType;
+import io.ghostguard.orders.RefundUncommitted;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The business counters {@code orders_placed_total{caller_type, result}} and
  * {@code spend_capped_total{caller_type}}, recorded once at the placing port ({@link MeteredPlacement}) whichever
- * surface placed. Input and idempotency rejections never reach the domain and are counted by
- * {@code schema_violations_total} and {@code idempotency_requests_total} instead.
+ * surface placed; and {@code orders_refund_uncommitted_total} (no labels), a cancellation whose refund reached the
+ * payment provider before its script failed. Input and idempotency rejections never reach the domain and are
+ * counted by {@code schema_violations_total} and {@code idempotency_requests_total} instead.
  */
 @Startup
 @ApplicationScoped
@@ -62,13 +65,22 @@ public class OrderMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Counter refundsUncommitted;
 
-    /** Registers the spend-cap series at zero, so that a caller never capped shows 0 rather than no data. */
+    /**
+     * Registers the spend-cap series and the uncommitted refunds at zero, so that they show 0 rather than no data.
+     */
     public OrderMetrics(MeterRegistry registry) {
         this.registry = registry;
         for (CallerType caller : CallerType.values()) {
             spendCounter(caller.label());
         }
+        this.refundsUncommitted = registry.counter(MetricNames.ORDERS_REFUND_UNCOMMITTED);
+    }
+
+    /** Counts a cancellation whose refund reached the provider and whose order is not marked cancelled yet. */
+    void refundUncommitted(@Observes RefundUncommitted event) {
+        refundsUncommitted.increment();
     }
 
     /** Counts an order refused by the spend cap, for the caller of the current request. */

@@ -13,6 +13,8 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ghostguard.api.Routes;
+import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.security.Scopes;
 import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
@@ -20,6 +22,8 @@ import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
+import io.ghostguard.tenant.TenantId;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -640,5 +644,30 @@ class BrakesTest {
         } finally {
             lift(scope).then().statusCode(204);
         }
+    }
+
+    @Test
+    void lateRetriesOfAnAdjustmentAppliedAlreadyNeverEarnTheAutomaticBrake() {
+        String sku = unique("late");
+        stock(sku, 10, 100);
+        String sub = unique("late-agent");
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String key = unique("k");
+        String path = Routes.INVENTORY_ADJUSTMENTS.replace("{sku}", sku);
+        as(agent).contentType("application/json").header("Idempotency-Key", key).body("{\"delta\":1}").post(path)
+            .then().statusCode(200);
+        // The retention ends: the stored response and the adjustment's answer expire (removed here), the mark stays.
+        String hash = IdempotencyKey.scopedHash(Tokens.TENANT, sub, "POST", Routes.INVENTORY_ADJUSTMENTS, key);
+        TenantId tenant = new TenantId(Tokens.TENANT);
+        redis.command("DEL", tenant.key(Keyspace.IDEMPOTENCY, hash), tenant.key(Keyspace.ADJUSTMENT_KEY, hash));
+        PrometheusText before = metrics();
+        for (int retry = 0; retry < 6; retry++) {
+            as(agent).contentType("application/json").header("Idempotency-Key", key).body("{\"delta\":1}")
+                .post(path).then().statusCode(422).body("type", endsWith("/idempotency-key-reused"))
+                .body("applied", org.hamcrest.Matchers.equalTo(true));
+        }
+        assertEquals(value(before, "brake_changes_total", "action", "auto"),
+            value(metrics(), "brake_changes_total", "action", "auto"), "a late retry is not a key reused");
+        assertEquals(11, available(sku), "applied once");
     }
 }

@@ -196,7 +196,7 @@ class ClaimFirstEffectsTest {
         for (int retry = 0; retry < 2; retry++) {
             withKey(key).body("{\"delta\":3}").post(path).then().statusCode(422)
                 .body("type", endsWith("/idempotency-key-reused"))
-                .body("detail", containsString("applied already"));
+                .body("detail", containsString("applied already")).body("applied", equalTo(true));
         }
         assertEquals(13, available(sku), "applied once");
         withKey(key).body("{\"delta\":5}").post(path).then().statusCode(422)

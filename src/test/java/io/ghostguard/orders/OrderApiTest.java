@@ -301,4 +301,22 @@ class OrderApiTest {
         assertEquals(placed, replayed, "a replay is the stored response, byte for byte");
         assertEquals(read, placed, "the stored order record is the API's JSON, so placing and reading agree");
     }
+
+    @Test
+    void storedRecordsWithFieldsThisVersionDoesNotKnowAreStillRead() {
+        String sku = unique("newer");
+        stock(sku, 10, 100);
+        String orderId = place("c-newer", sku, 1).then().statusCode(201).extract().jsonPath().getString("id");
+        // A newer version (during a rolling update) wrote a field this one does not know, in the order and the ledger.
+        String order = TestKeys.key(Keyspace.ORDER, orderId);
+        redis.command("EVAL", "local r = redis.call('GET', KEYS[1]) "
+            + "return redis.call('SET', KEYS[1], string.sub(r, 1, -2) .. ',\"fieldOfANewerVersion\":1}', 'KEEPTTL')",
+            "1", order);
+        redis.command("RPUSH", TestKeys.key(Keyspace.LEDGER, orderId), "{\"id\":\"le_newer\",\"orderId\":\"" + orderId
+            + "\",\"type\":\"REFUND\",\"amount\":100,\"currency\":\"EUR\",\"createdAt\":\"2026-01-01T00:00:00Z\","
+            + "\"providerReference\":\"re_x\",\"fieldOfANewerVersion\":1}");
+        given().get("/api/v1/orders/" + orderId).then().statusCode(200).body("id", equalTo(orderId));
+        given().queryParam("orderId", orderId).get("/api/v1/payments").then().statusCode(200)
+            .body("items", hasSize(2));
+    }
 }

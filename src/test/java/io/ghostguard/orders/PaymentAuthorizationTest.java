@@ -2,6 +2,7 @@ package io.ghostguard.orders;
 
 import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.given;
+import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.OrderRequest;
+import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestKeys;
@@ -151,6 +153,51 @@ class PaymentAuthorizationTest {
         assertEquals(made.get(providerKey), refund.getString("providerReference"), "the provider's reference");
         given().queryParam("orderId", orderId).get("/api/v1/payments").then().statusCode(200)
             .body("items[1].type", equalTo("REFUND")).body("items[1]", not(hasKey("providerReference")));
+    }
+
+    @Test
+    void everyCancellationOfOneOrderRefundsOnceWhateverItsKeyThroughAFailedScript() {
+        String sku = unique("refund-keys");
+        stock(sku, 10, 100);
+        Response placed = withKey(unique("key")).body(OrderRequest.order().line(sku, 2).json()).post(ORDERS);
+        placed.then().statusCode(201);
+        String orderId = placed.jsonPath().getString("id");
+        String paymentId = placed.jsonPath().getString("paymentId");
+        String cancellation = ORDERS + "/" + orderId + "/cancellation";
+
+        // A first cancellation: the provider fails.
+        provider.failNextRefund();
+        withKey(unique("cancel")).post(cancellation).then().statusCode(503)
+            .body("type", endsWith("/payment-provider-unavailable"));
+
+        // A second, with another key: the provider refunds, then the script fails (the SKU's record is not a hash).
+        String stockKey = TestKeys.key(Keyspace.INVENTORY, sku);
+        String aside = stockKey + ":aside";
+        redis.command("RENAME", stockKey, aside);
+        redis.command("SET", stockKey, "not-a-hash");
+        double before = uncommitted();
+        withKey(unique("cancel")).post(cancellation).then().statusCode(503);
+        assertEquals(before + 1, uncommitted(), "a refund made, its order not marked cancelled: counted");
+        redis.command("DEL", stockKey);
+        redis.command("RENAME", aside, stockKey);
+        given().get(ORDERS + "/" + orderId).then().statusCode(200).body("status", equalTo("CONFIRMED"));
+
+        // A third, with a third key, completes it; a fourth finds it cancelled and asks the provider nothing.
+        withKey(unique("cancel")).post(cancellation).then().statusCode(200).body("status", equalTo("CANCELLED"));
+        withKey(unique("cancel")).post(cancellation).then().statusCode(200).body("status", equalTo("CANCELLED"));
+        assertEquals(10, available(sku));
+
+        List<RecordingPaymentGateway.RefundCall> calls = provider.refundCalls(paymentId);
+        assertEquals(3, calls.size(), "the failed call, the refund whose script failed, the one that completed");
+        assertEquals(1, calls.stream().map(RecordingPaymentGateway.RefundCall::idempotencyKey).distinct().count(),
+            "one provider key for the order, whatever the cancellation's key");
+        assertEquals(1, provider.refundsMade(paymentId).size(), "money moved once");
+        assertEquals(2, ledgerOf(orderId).size(), "one CHARGE, one REFUND");
+    }
+
+    private static double uncommitted() {
+        return metrics().find("orders_refund_uncommitted_total", sample -> true)
+            .map(PrometheusText.Sample::value).orElse(0.0);
     }
 
     private List<String> ledgerOf(String orderId) {

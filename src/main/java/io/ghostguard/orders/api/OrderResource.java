@@ -44,8 +44,9 @@ public class OrderResource {
 
     /** The 503 of an operation that calls the payment provider before its effect. */
     private static final String PROVIDER_OR_STORE = "The payment provider did not answer, so nothing was changed; "
-        + "retry with the same Idempotency-Key (problem type payment-provider-unavailable); or the data store did not "
-        + "answer in time (problem type store-unavailable)";
+        + "retry with the same Idempotency-Key (problem type payment-provider-unavailable); or the idempotency store "
+        + "did not answer in time, so the change may have been applied: retry with the same Idempotency-Key to get its "
+        + "result (problem type idempotency-store-unavailable)";
     private static final String LIMIT_MESSAGE = "must be an integer from 1 to orders.paging.max-limit (100)";
 
     private final OrderApplication orders;
@@ -126,8 +127,8 @@ public class OrderResource {
     @Path(Routes.CANCELLATION)
     @Operation(operationId = "cancelOrder",
         summary = "Cancel an order", description = "Restocks every line and refunds the charge at the payment "
-        + "provider, under a provider key derived from the Idempotency-Key, so a retry refunds once. Cancelling a "
-        + "cancelled order returns it unchanged, with no second refund.")
+        + "provider, under a provider key derived from the order and its payment, so any retry, with any key, refunds "
+        + "once. Cancelling a cancelled order returns it unchanged, with no second refund.")
     @APIResponse(responseCode = "200", description = "The cancelled order")
     @APIResponse(responseCode = "404", description = "No such order for this tenant (problem type not-found)")
     @APIResponse(responseCode = "503", description = PROVIDER_OR_STORE)
@@ -136,7 +137,7 @@ public class OrderResource {
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
-        return orders.cancel(RestCall.requireAccess(), RestCall.ticket(), id);
+        return orders.cancel(RestCall.requireAccess(), id);
     }
 
 }

@@ -80,14 +80,12 @@ public class OrderApplication {
     }
 
     /**
-     * Cancels an order under the gate's ticket (null: the call is not keyed): restock and refund once, the refund
-     * asked of the provider under a key derived from the cancellation's; cancelling again answers the same order.
+     * Cancels an order: restock and refund once (the provider's key derived from the order, whatever the call's
+     * key); cancelling again answers the same order.
      */
-    public Uni<OrderResponse> cancel(Access access, Ticket ticket, String orderId) {
+    public Uni<OrderResponse> cancel(Access access, String orderId) {
         SpanAttributes.orderId(orderId);
-        return orders.cancel(tenant(access), orderId,
-                ticket == null || ticket.operationKey() == null ? null : ticket.operationKey().refundKey())
-            .map(OrderResponse::from);
+        return orders.cancel(tenant(access), orderId).map(OrderResponse::from);
     }
 
     private Answer placed(Placement placed) {
