@@ -1,17 +1,21 @@
--- Removes the brakes that have ended (SPEC 13), run by an instance that holds one at its poll: those the sorted set
--- says ended by now, and each field the instance saw ended while it still holds the value seen (a brake stored by an
--- earlier version has no entry in the sorted set; one replaced meanwhile is left alone). Bumps the version when
+-- Removes the brakes that have ended by Redis's own clock (SPEC 13; one clock for every instance), run by an
+-- instance that holds one at its poll: those the sorted set says ended, and each field the instance saw ended while
+-- it still holds the value seen and its end has passed (a brake stored by an earlier version, or a record this
+-- version cannot read, has no entry in the sorted set; one replaced meanwhile is left alone). Bumps the version when
 -- something was removed. All keys share the hash tag {ghostguard}.
 -- KEYS[1] brakes:{ghostguard}  KEYS[2] brakes:{ghostguard}:version  KEYS[3] brakes:{ghostguard}:ends
--- ARGV[1] now (epoch ms)  ARGV[2k], ARGV[2k+1] a field seen ended and its value as seen
+-- ARGV[3k+1], ARGV[3k+2], ARGV[3k+3] a field seen ended, its value as seen, and when it ends (epoch ms)
 -- Returns how many brakes were removed.
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local removed = 0
-for _, scope in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])) do
+for _, scope in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
   removed = removed + redis.call('HDEL', KEYS[1], scope)
   redis.call('ZREM', KEYS[3], scope)
 end
-for i = 2, #ARGV - 1, 2 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+for i = 1, #ARGV - 2, 3 do
+  if tonumber(ARGV[i + 2]) <= now and redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
     removed = removed + redis.call('HDEL', KEYS[1], ARGV[i])
     redis.call('ZREM', KEYS[3], ARGV[i])
   end

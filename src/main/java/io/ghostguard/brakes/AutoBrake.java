@@ -6,8 +6,6 @@ import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
 import io.ghostguard.telemetry.LogText;
-import io.ghostguard.telemetry.MetricNames;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -33,7 +31,6 @@ public class AutoBrake {
     private static final int PRINCIPALS = 100_000;
 
     private final Brakes brakes;
-    private final MeterRegistry registry;
     private final Map<CallerType, OrdersConfig.AutoBrake> settings = new EnumMap<>(CallerType.class);
     private final Cache<String, Window> windows;
 
@@ -41,9 +38,8 @@ public class AutoBrake {
     private record Window(long startNanos, AtomicInteger refusals) {
     }
 
-    public AutoBrake(Brakes brakes, OrdersConfig config, MeterRegistry registry) {
+    public AutoBrake(Brakes brakes, OrdersConfig config) {
         this.brakes = brakes;
-        this.registry = registry;
         Duration longest = Duration.ofSeconds(1);
         for (Map.Entry<String, OrdersConfig.AutoBrake> entry : config.brakes().auto().entrySet()) {
             CallerType type = CallerType.parse(entry.getKey()).filter(parsed -> parsed.label().equals(entry.getKey()))
@@ -67,6 +63,10 @@ public class AutoBrake {
             return;
         }
         BrakeScope scope = BrakeScope.principalOf(access);
+        if (brakes.holds(scope)) {
+            // Under a brake already (an operator's is never replaced by an automatic one): nothing to count.
+            return;
+        }
         long now = System.nanoTime();
         Window window = windows.asMap().compute(scope.text(), (key, current) ->
             current == null || now - current.startNanos() > setting.window().toNanos()
@@ -75,14 +75,12 @@ public class AutoBrake {
             return;
         }
         String reason = setting.refusals() + " refusals within " + setting.window().toSeconds() + " s";
-        LOG.warnf("automatic brake: %s callers' principal of tenant %s braked for %d s after %s: scope=%s",
-            access.tier().label(), access.actor().tenant().value(), setting.coolDown().toSeconds(), reason,
-            LogText.escape(scope.text()));
-        brakes.set(scope, Brake.ALL, reason, AUTO, setting.coolDown()).subscribe().with(
+        brakes.setAutomatically(scope, reason, setting.coolDown()).subscribe().with(
             set -> {
-                if (set.isPresent()) {
-                    registry.counter(MetricNames.BRAKE_CHANGES, "action", AUTO, "kind",
-                        BrakeScope.Kind.PRINCIPAL.label()).increment();
+                if (set.outcome() == Brakes.Outcome.DONE) {
+                    LOG.warnf("automatic brake: %s callers' principal of tenant %s braked for %d s after %s: scope=%s",
+                        access.tier().label(), access.actor().tenant().value(), setting.coolDown().toSeconds(), reason,
+                        LogText.escape(scope.text()));
                 }
             },
             failure -> {

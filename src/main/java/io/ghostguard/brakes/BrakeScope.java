@@ -91,6 +91,19 @@ public record BrakeScope(Kind kind, String text) {
         return Optional.empty();
     }
 
+    /**
+     * The scope a URL path segment names: the canonical scope percent-encoded once (as any path segment; {@code :},
+     * {@code @}, {@code ~} and the unreserved characters may stay as they are), decoded exactly once here. Empty
+     * unless the decoded text is a scope in its canonical form, so one segment never names two scopes.
+     */
+    public static Optional<BrakeScope> fromPathSegment(String segment) {
+        if (segment == null || segment.length() > 3 * LONGEST || segment.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+            return Optional.empty();
+        }
+        Optional<String> once = decoded(segment);
+        return once.flatMap(BrakeScope::parse).filter(scope -> scope.text().equals(once.get()));
+    }
+
     /** The scope of every caller of one type. */
     public static BrakeScope callerType(CallerType type) {
         return new BrakeScope(Kind.CALLER_TYPE, CALLER_TYPE_PREFIX + type.label());

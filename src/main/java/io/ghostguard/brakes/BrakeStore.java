@@ -2,6 +2,7 @@ package io.ghostguard.brakes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.ghostguard.redis.LuaScript;
@@ -49,8 +50,10 @@ public class BrakeStore {
     enum Change {
         /** Stored, replaced or lifted. */
         DONE,
-        /** A lift found no such brake. */
+        /** A lift found no such brake, or an automatic brake found one held (and left it). */
         NONE,
+        /** The brake held was set by an operator of another tenant or of the platform. */
+        NOT_YOURS,
         /** A new brake was not stored: the store holds as many as it may. */
         FULL
     }
@@ -59,7 +62,7 @@ public class BrakeStore {
      * One field of the hash as read: its scope field and raw value, and the brake it holds with its scope parsed;
      * {@code brake} and {@code scope} are null when the record cannot be read.
      */
-    record Stored(String field, String value, Brake brake, BrakeScope scope) {
+    record Stored(String field, String value, Brake brake, BrakeScope scope, Instant endsAt) {
     }
 
     public BrakeStore(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json) {
@@ -88,36 +91,55 @@ public class BrakeStore {
     }
 
     /**
-     * Stores (or replaces) a brake under its scope, dropping the fields that name the same scope in an earlier form
-     * and every brake that has ended; a new scope is refused ({@link Change#FULL}) when {@code most} are held.
+     * Who may change a brake, and within which bounds: {@code owner} is the setter's own tenant and ':' when it may
+     * touch only brakes its tenant's operators or the automatic brake set (null: any brake, the platform's reach);
+     * {@code most} and {@code mostOfTenant} bound a new brake (null: no bound), the latter counted over the principal
+     * brakes of the scope's tenant; {@code onlyIfAbsent} sets only when no brake of the scope is held.
      */
-    Uni<Change> put(Brake brake, String value, List<String> aliases, Instant now, int most) {
-        List<String> args = new ArrayList<>(List.of(brake.scope(), value,
-            brake.expiresAt() == null ? "" : Long.toString(brake.expiresAt().toEpochMilli()),
-            Long.toString(now.toEpochMilli()), Integer.toString(most)));
-        args.addAll(aliases);
-        return calls.guard("brakes-write", CHANGE.run(redis, KEYS, args)).map(BrakeStore::change);
-    }
-
-    /** Removes the brake of a scope (and the fields naming it in an earlier form); {@link Change#NONE}: none. */
-    Uni<Change> remove(String scope, List<String> aliases, Instant now) {
-        List<String> args = new ArrayList<>(List.of(scope, "", "", Long.toString(now.toEpochMilli()), "0"));
-        args.addAll(aliases);
-        return calls.guard("brakes-write", CHANGE.run(redis, KEYS, args)).map(BrakeStore::change);
+    record Terms(String owner, Integer most, Integer mostOfTenant, boolean onlyIfAbsent) {
     }
 
     /**
-     * Removes the brakes that have ended: those the sorted set says ended by {@code now}, and each field of
-     * {@code ended} (field and the value it was seen with; brakes stored by an earlier version have no entry in the
-     * sorted set) while it still holds that value. Answers how many were removed.
+     * Stores (or replaces) a brake under its scope, dropping the fields that name the same scope in an earlier form
+     * and every brake that has ended; see {@link Terms} and {@link Change} for what may refuse it.
      */
-    Uni<Integer> sweep(Instant now, Map<String, String> ended) {
-        List<String> args = new ArrayList<>(1 + 2 * ended.size());
-        args.add(Long.toString(now.toEpochMilli()));
-        ended.forEach((field, value) -> {
-            args.add(field);
-            args.add(value);
-        });
+    Uni<Change> put(Brake brake, BrakeScope scope, String value, List<String> aliases, Terms terms) {
+        return change(scope, value, brake.expiresAt() == null ? "" : Long.toString(brake.expiresAt().toEpochMilli()),
+            aliases, terms);
+    }
+
+    /** Removes the brake of a scope (and the fields naming it in an earlier form); {@link Change#NONE}: none. */
+    Uni<Change> remove(BrakeScope scope, List<String> aliases, String owner) {
+        return change(scope, "", "", aliases, new Terms(owner, null, null, false));
+    }
+
+    private Uni<Change> change(BrakeScope scope, String value, String ends, List<String> aliases, Terms terms) {
+        String tenantPrefix = scope.kind() == BrakeScope.Kind.PRINCIPAL
+            ? "principal:" + scope.tenant().orElseThrow() + ":" : "";
+        List<String> args = new ArrayList<>(List.of(scope.text(), value, ends,
+            terms.owner() == null ? "" : terms.owner(), terms.most() == null ? "" : terms.most().toString(),
+            terms.mostOfTenant() == null ? "" : terms.mostOfTenant().toString(), tenantPrefix,
+            terms.onlyIfAbsent() ? "absent" : "replace"));
+        args.addAll(aliases);
+        return calls.guard("brakes-write", CHANGE.run(redis, KEYS, args)).map(BrakeStore::change);
+    }
+
+    /** A field seen ended: its value as seen and when it ended. */
+    record Ended(String field, String value, Instant endsAt) {
+    }
+
+    /**
+     * Removes the brakes that have ended by Redis's clock: those the sorted set says ended, and each of
+     * {@code ended} (brakes stored by an earlier version and unreadable records have no entry in the sorted set)
+     * while it still holds the value seen. Answers how many were removed.
+     */
+    Uni<Integer> sweep(List<Ended> ended) {
+        List<String> args = new ArrayList<>(3 * ended.size());
+        for (Ended one : ended) {
+            args.add(one.field());
+            args.add(one.value());
+            args.add(Long.toString(one.endsAt().toEpochMilli()));
+        }
         return calls.guard("brakes-write", SWEEP.run(redis, KEYS, args))
             .map(reply -> reply.isEmpty() || reply.get(0) == null ? 0 : Integer.parseInt(reply.get(0)));
     }
@@ -136,6 +158,9 @@ public class BrakeStore {
         if ("1".equals(code)) {
             return Change.DONE;
         }
+        if ("-2".equals(code)) {
+            return Change.NOT_YOURS;
+        }
         return "-1".equals(code) ? Change.FULL : Change.NONE;
     }
 
@@ -147,12 +172,22 @@ public class BrakeStore {
                 && (Brake.WRITES.equals(brake.mode()) || Brake.ALL.equals(brake.mode()))) {
                 BrakeScope scope = BrakeScope.parse(brake.scope()).orElse(null);
                 if (scope != null) {
-                    return new Stored(field, value, brake.withScope(scope.text()), scope);
+                    return new Stored(field, value, brake.withScope(scope.text()), scope, brake.expiresAt());
                 }
             }
         } catch (java.io.IOException | RuntimeException e) {
             // Unreadable: reported by the caller, once.
         }
-        return new Stored(field, value, null, null);
+        return new Stored(field, value, null, null, endsAt(value));
+    }
+
+    /** When an unreadable record ends, if it says so in a form that can be read (null: it does not). */
+    private Instant endsAt(String value) {
+        try {
+            JsonNode ends = json.readTree(value).path("expiresAt");
+            return ends.isTextual() ? Instant.parse(ends.asText()) : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 }

@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,6 +65,7 @@ public class Brakes {
     private final Vertx vertx;
     private final Duration poll;
     private final int maxHeld;
+    private final int maxHeldPerTenant;
     private final List<Held> declared = new ArrayList<>();
     private final Clock clock = Clock.systemUTC();
     private final MeterRegistry registry;
@@ -75,6 +75,8 @@ public class Brakes {
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean checkFailureLogged = new AtomicBoolean();
     private volatile Snapshot snapshot = Snapshot.EMPTY;
+    /** The unreadable records that say when they end (read leniently), so they are removed once ended too. */
+    private volatile List<BrakeStore.Ended> unreadableEnds = List.of();
     private volatile String version = "";
     private volatile long timer = -1;
 
@@ -116,6 +118,7 @@ public class Brakes {
         this.registry = registry;
         this.poll = config.brakes().pollInterval();
         this.maxHeld = config.brakes().maxHeld();
+        this.maxHeldPerTenant = config.brakes().maxHeldPerTenant();
         Instant now = clock.instant();
         config.brakes().declared().forEach((name, brake) -> {
             BrakeScope scope = BrakeScope.parse(brake.scope()).orElseThrow(() -> new ConfigurationException(
@@ -185,18 +188,23 @@ public class Brakes {
      */
     private Uni<Void> sweep() {
         Instant now = clock.instant();
-        Map<String, String> ended = new HashMap<>();
+        List<BrakeStore.Ended> ended = new ArrayList<>();
         for (Held held : snapshot.stored()) {
             if (!held.brake().activeAt(now)) {
-                ended.put(held.field(), held.value());
+                ended.add(new BrakeStore.Ended(held.field(), held.value(), held.brake().expiresAt()));
+            }
+        }
+        for (BrakeStore.Ended unreadable : unreadableEnds) {
+            if (!now.isBefore(unreadable.endsAt())) {
+                ended.add(unreadable);
             }
         }
         if (ended.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return store.sweep(now, ended).invoke(removed -> {
+        return store.sweep(ended).invoke(removed -> {
             if (removed == 0) {
-                // Gone already (another instance swept them): read the set again rather than ask again.
+                // Gone already (another instance swept them), or not ended yet by Redis's clock: read the set again.
                 version = "";
             }
         }).onFailure().recoverWithItem(0).replaceWithVoid();
@@ -205,11 +213,15 @@ public class Brakes {
     /** Holds what was read; a record that cannot be read is skipped and logged once. */
     private void hold(List<BrakeStore.Stored> all) {
         List<Held> held = new ArrayList<>(all.size());
+        List<BrakeStore.Ended> ends = new ArrayList<>();
         Set<String> unreadable = new HashSet<>();
         for (BrakeStore.Stored stored : all) {
             if (stored.brake() != null) {
                 held.add(new Held(stored.brake(), stored.scope(), stored.field(), stored.value()));
                 continue;
+            }
+            if (stored.endsAt() != null) {
+                ends.add(new BrakeStore.Ended(stored.field(), stored.value(), stored.endsAt()));
             }
             String seen = stored.field() + '\n' + stored.value();
             unreadable.add(seen);
@@ -221,6 +233,7 @@ public class Brakes {
             }
         }
         reported.retainAll(unreadable);
+        unreadableEnds = List.copyOf(ends);
         snapshot = Snapshot.of(declared, held);
     }
 
@@ -302,51 +315,116 @@ public class Brakes {
         };
     }
 
+    /** What setting or lifting a brake came to. */
+    public enum Outcome {
+        /** Set, replaced or lifted. */
+        DONE,
+        /** A lift found no brake; an automatic brake found one held and left it. */
+        NONE,
+        /** Not set: the bound of brakes held ({@code orders.brakes.max-held}, {@code .max-held-per-tenant}). */
+        FULL,
+        /** The brake held was set by an operator of another tenant or of the platform: not the setter's to touch. */
+        NOT_YOURS
+    }
+
+    /** The outcome of a set, with the brake as stored when {@link Outcome#DONE}. */
+    public record Setting(Outcome outcome, Brake brake) {
+    }
+
     /**
-     * Sets (or replaces) a brake; every instance holds it within a second. Empty when it was not set because Redis
-     * holds {@code orders.brakes.max-held} brakes already and this scope is not one of them (logged and counted).
+     * Sets (or replaces) a brake for an operator; every instance holds it within a second. {@code ownTenant} is the
+     * operator's tenant when its reach is that tenant ({@code ops:brake}): it then replaces only a brake its tenant's
+     * operators or the automatic brake set, and a new principal brake is bounded by {@code orders.brakes.max-held}
+     * and {@code .max-held-per-tenant}; null is the platform's reach, which replaces any brake and passes every bound.
+     * Scopes of a whole tenant, a caller type or the service are never bounded.
      */
-    public Uni<Optional<Brake>> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl) {
+    public Uni<Setting> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl,
+                            String ownTenant) {
+        return set(scope, mode, reason, setBy, ttl, ownTenant == null ? null : ownTenant + ":", ownTenant != null,
+            false);
+    }
+
+    /**
+     * Sets the automatic brake of a principal unless a brake of the scope is held (an operator's is never replaced);
+     * bounded like a tenant operator's.
+     */
+    Uni<Setting> setAutomatically(BrakeScope scope, String reason, Duration coolDown) {
+        return set(scope, Brake.ALL, reason, AutoBrake.AUTO, coolDown, null, true, true);
+    }
+
+    private Uni<Setting> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl, String owner,
+                             boolean bounded, boolean onlyIfAbsent) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Brake brake = new Brake(scope.text(), mode, reason, setBy, now, ttl == null ? null : now.plus(ttl));
         String value = store.write(brake);
-        return store.put(brake, value, earlierForms(scope), now, maxHeld).map(change -> {
-            if (change == BrakeStore.Change.FULL) {
-                registry.counter(MetricNames.BRAKES_OVER_BOUND, "action", AutoBrake.AUTO.equals(setBy) ? AutoBrake.AUTO
-                    : "set").increment();
-                LOG.warnf("brake not set: %d brakes are held, as many as orders.brakes.max-held allows; scope=%s by=%s "
-                    + "reason=%s", maxHeld, LogText.escape(scope.text()), LogText.escape(setBy), LogText.escape(reason));
-                return Optional.empty();
+        boolean principal = scope.kind() == BrakeScope.Kind.PRINCIPAL;
+        BrakeStore.Terms terms = new BrakeStore.Terms(owner, bounded && principal ? maxHeld : null,
+            bounded && principal ? maxHeldPerTenant : null, onlyIfAbsent);
+        String action = AutoBrake.AUTO.equals(setBy) ? AutoBrake.AUTO : "set";
+        return store.put(brake, scope, value, earlierForms(scope), terms).map(change -> {
+            switch (change) {
+                case FULL -> {
+                    registry.counter(MetricNames.BRAKES_OVER_BOUND, "action", action).increment();
+                    LOG.warnf("brake not set: its tenant holds %d principal brakes (orders.brakes.max-held-per-tenant)"
+                            + " or the service %d (orders.brakes.max-held); scope=%s by=%s reason=%s",
+                        maxHeldPerTenant, maxHeld, LogText.escape(scope.text()), LogText.quoted(setBy),
+                        LogText.quoted(reason));
+                    return new Setting(Outcome.FULL, null);
+                }
+                case NOT_YOURS -> {
+                    return new Setting(Outcome.NOT_YOURS, null);
+                }
+                case NONE -> {
+                    return new Setting(Outcome.NONE, null);
+                }
+                default -> {
+                    // This instance holds it at once; the others at their next look.
+                    List<Held> held = new ArrayList<>(snapshot.stored());
+                    held.removeIf(other -> other.scope().text().equals(scope.text()));
+                    held.add(new Held(brake, scope, scope.text(), value));
+                    snapshot = Snapshot.of(declared, held);
+                    LOG.infof("brake set: scope=%s mode=%s by=%s reason=%s expires=%s", LogText.escape(brake.scope()),
+                        brake.mode(), LogText.quoted(setBy), LogText.quoted(reason),
+                        brake.expiresAt() == null ? "never" : brake.expiresAt());
+                    changed(action, scope.kind());
+                    version = "";
+                    refresh();
+                    return new Setting(Outcome.DONE, brake);
+                }
             }
-            // This instance holds it at once; the others at their next look.
-            List<Held> held = new ArrayList<>(snapshot.stored());
-            held.removeIf(other -> other.scope().text().equals(scope.text()));
-            held.add(new Held(brake, scope, scope.text(), value));
-            snapshot = Snapshot.of(declared, held);
-            LOG.infof("brake set: scope=%s mode=%s by=%s reason=%s expires=%s", LogText.escape(brake.scope()),
-                brake.mode(), LogText.escape(setBy), LogText.escape(reason),
-                brake.expiresAt() == null ? "never" : brake.expiresAt());
-            changed("set", scope.kind());
-            version = "";
-            refresh();
-            return Optional.of(brake);
         });
     }
 
-    /** Lifts the brake of a scope; false when there was none stored. */
-    public Uni<Boolean> lift(BrakeScope scope, String by) {
-        return store.remove(scope.text(), earlierForms(scope), clock.instant()).map(change -> {
+    /**
+     * Lifts the brake of a scope: {@link Outcome#NONE} when none is stored, {@link Outcome#NOT_YOURS} when
+     * {@code ownTenant} (the operator's tenant when its reach is that tenant; null: the platform's) did not set it.
+     */
+    public Uni<Outcome> lift(BrakeScope scope, String by, String ownTenant) {
+        return store.remove(scope, earlierForms(scope), ownTenant == null ? null : ownTenant + ":").map(change -> {
+            if (change == BrakeStore.Change.NOT_YOURS) {
+                return Outcome.NOT_YOURS;
+            }
             if (change != BrakeStore.Change.DONE) {
-                return false;
+                return Outcome.NONE;
             }
             snapshot = Snapshot.of(declared, snapshot.stored().stream()
                 .filter(held -> !held.scope().text().equals(scope.text())).toList());
-            LOG.infof("brake lifted: scope=%s by=%s", LogText.escape(scope.text()), LogText.escape(by));
+            LOG.infof("brake lifted: scope=%s by=%s", LogText.escape(scope.text()), LogText.quoted(by));
             changed("lift", scope.kind());
             version = "";
             refresh();
-            return true;
+            return Outcome.DONE;
         });
+    }
+
+    /** Whether a brake of exactly this scope is in force on this instance (declared or stored, any mode). */
+    boolean holds(BrakeScope scope) {
+        List<Held> held = snapshot.byScope().get(scope.text());
+        if (held == null) {
+            return false;
+        }
+        Instant now = clock.instant();
+        return held.stream().anyMatch(one -> one.brake().activeAt(now));
     }
 
     /** The fields a scope is stored under in a form an earlier version wrote (not its canonical one). */

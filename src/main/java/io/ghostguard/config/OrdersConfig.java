@@ -112,10 +112,18 @@ public interface OrdersConfig {
         @DurationMin(millis = 10, message = "must be at least 10 ms")
         Duration pollInterval();
 
-        /** The most brakes held in Redis at once (set or automatic); a new one past it is refused; default 1000. */
+        /**
+         * The most brakes held in Redis at once before a new principal brake (automatic or by a tenant's operator) is
+         * refused; a platform operator's and whole-tenant, caller-type and service brakes are not bound; default 1000.
+         */
         @WithDefault("1000")
         @Positive(message = AT_LEAST_ONE)
         int maxHeld();
+
+        /** The most principal brakes of one tenant before a new one (automatic or by its operator) is refused. */
+        @WithDefault("100")
+        @Positive(message = AT_LEAST_ONE)
+        int maxHeldPerTenant();
 
         /** The automatic brake of a broken principal, by caller type; values live in application.properties. */
         Map<String, AutoBrake> auto();

@@ -56,12 +56,14 @@ import org.junit.jupiter.api.Test;
 @TestProfile(BrakesTest.Profile.class)
 class BrakesTest {
 
-    /** At most this many brakes held in Redis. */
-    static final int MAX_HELD = 12;
+    /** At most this many brakes held in Redis before a new principal brake is refused. */
+    static final int MAX_HELD = 11;
+    /** At most this many principal brakes of one tenant. */
+    static final int MAX_HELD_PER_TENANT = 4;
 
     /**
      * An automatic brake after five refusals, for six seconds; one tenant braked in configuration; at most
-     * {@value #MAX_HELD} brakes held.
+     * {@value #MAX_HELD} brakes held, {@value #MAX_HELD_PER_TENANT} principal brakes of one tenant.
      */
     public static class Profile implements QuarkusTestProfile {
         @Override
@@ -70,7 +72,8 @@ class BrakesTest {
                 "orders.brakes.auto.agent.cool-down", "PT6S",
                 "orders.brakes.frozen.scope", "tenant:frozen", "orders.brakes.frozen.mode", "all",
                 "orders.brakes.frozen.reason", "migration of this merchant",
-                "orders.brakes.max-held", Integer.toString(MAX_HELD));
+                "orders.brakes.max-held", Integer.toString(MAX_HELD),
+                "orders.brakes.max-held-per-tenant", Integer.toString(MAX_HELD_PER_TENANT));
         }
     }
 
@@ -80,6 +83,22 @@ class BrakesTest {
 
     @InjectRedis
     TestRedis redis;
+
+    @jakarta.inject.Inject
+    Brakes brakes;
+
+    /** An operator of one tenant ({@code ops:brake} only). */
+    private static String tenantOperator(String tenant) {
+        return Tokens.token().subject(unique("sre")).tenant(tenant).callerType("human").scopes(Scopes.OPS_BRAKE).sign();
+    }
+
+    /** Five refusals (a request without Idempotency-Key) of a caller: the automatic brake's threshold here. */
+    private static void refusedFiveTimes(String token) {
+        for (int i = 0; i < 5; i++) {
+            as(token).contentType("application/json").body(orderBody("c", "nosuch", 1, "tok_ok"))
+                .post("/api/v1/orders").then().statusCode(400);
+        }
+    }
 
     private static Response brake(String scope, String mode, Integer ttlSeconds) {
         return brake(OPERATOR, scope, mode, ttlSeconds);
@@ -322,6 +341,8 @@ class BrakesTest {
                 .equalTo("auto"));
         assertEquals(value(before, "brake_changes_total", "action", "auto") + 1,
             value(metrics(), "brake_changes_total", "action", "auto"));
+        assertEquals(value(before, "brake_changes_total", "action", "set"),
+            value(metrics(), "brake_changes_total", "action", "set"), "an automatic brake is counted once, as auto");
         int status = 503;
         for (int i = 0; i < 120 && status == 503; i++) {
             Thread.sleep(100);
@@ -489,7 +510,67 @@ class BrakesTest {
 
         String operator = Tokens.token().subject(unique("sre")).scopes(Scopes.OPS_BRAKE).sign();
         as(operator).get("/admin/v1/brakes").then().statusCode(200);
-        as(operator).header("User-Agent", agentUserAgent).get("/admin/v1/brakes").then().statusCode(200);
+        // Here the label can only refuse: an operator token whose User-Agent names an agent product is refused.
+        as(operator).header("User-Agent", agentUserAgent).get("/admin/v1/brakes").then().statusCode(403)
+            .body("type", endsWith("/forbidden"));
+    }
+
+    /**
+     * An automatic brake never replaces a brake held: a bot an operator braked for writes with no end, whose reads
+     * keep being refused, stays under the operator's brake (not a five-minute one of every call, swept at its end);
+     * refusals of a principal under a brake are not counted, and the store refuses an automatic set over a held one.
+     */
+    @Test
+    void anAutomaticBrakeNeverReplacesAnOperatorsBrake() {
+        String sub = unique("bot");
+        String scope = "principal:default:" + sub;
+        String bot = Tokens.token().subject(sub).callerType("agent").sign();
+        brake(scope, "writes", null).then().statusCode(200);
+        try {
+            for (int i = 0; i < 7; i++) {
+                as(bot).queryParam("limit", 0).get("/api/v1/orders").then().statusCode(400);
+            }
+            assertEquals(Brakes.Outcome.NONE, brakes.setAutomatically(BrakeScope.parse(scope).orElseThrow(), "test",
+                Duration.ofMinutes(5)).await().indefinitely().outcome());
+            as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
+                .body("items.find { it.scope == '" + scope + "' }.mode", org.hamcrest.Matchers.equalTo("writes"))
+                .body("items.find { it.scope == '" + scope + "' }.setBy", org.hamcrest.Matchers.equalTo(
+                    "default:sre-ann"))
+                .body("items.find { it.scope == '" + scope + "' }.expiresAt", nullValue());
+            String stored = redis.command("HGET", BRAKES_KEY, scope);
+            assertTrue(stored.contains("\"mode\":\"writes\"") && stored.contains("\"expiresAt\":null"), stored);
+            assertEquals(null, redis.command("ZSCORE", ENDS_KEY, scope));
+        } finally {
+            lift(scope).then().statusCode(204);
+        }
+    }
+
+    /**
+     * The scope in the URL is the canonical scope percent-encoded once, decoded exactly once: a sub holding a
+     * literal "%41" is braked under "%2541"; the canonical scope sent without that encoding decodes to a text that is
+     * not canonical ("%41" is "A") and is refused rather than taken for another principal.
+     */
+    @Test
+    void theScopeInTheUrlIsTheCanonicalScopeEncodedOnce() {
+        String sub = "%41" + unique("literal");
+        String canonical = "principal:default:%2541" + sub.substring(3);
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String lookalike = Tokens.token().subject("A" + sub.substring(3)).callerType("agent").sign();
+        String sku = unique("literal");
+        stock(sku, 10, 100);
+        brake(canonical, "all", null).then().statusCode(200).body("scope", org.hamcrest.Matchers.equalTo(canonical));
+        try {
+            as(agent).get("/api/v1/inventory/" + sku).then().statusCode(503).body("type", endsWith("/braked"));
+            as(lookalike).get("/api/v1/inventory/" + sku).then().statusCode(200);
+            as(OPERATOR).urlEncodingEnabled(false).contentType("application/json")
+                .body("{\"mode\":\"all\",\"reason\":\"x\"}").put("/admin/v1/brakes/" + canonical)
+                .then().statusCode(400).contentType("application/problem+json");
+            as(OPERATOR).urlEncodingEnabled(false).delete("/admin/v1/brakes/" + canonical).then().statusCode(400);
+            as(lookalike).get("/api/v1/inventory/" + sku).then().statusCode(200);
+        } finally {
+            lift(canonical).then().statusCode(204);
+        }
+        as(agent).get("/api/v1/inventory/" + sku).then().statusCode(200);
     }
 
     /**
@@ -523,9 +604,29 @@ class BrakesTest {
             lift(tenantOperator, "tenant:acme").then().statusCode(204);
             lift(tenantOperator, ours).then().statusCode(204);
             as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200).body("items.scope", hasItem(theirs));
+
+            // A brake the platform set within the tenant is not the tenant's to lift or weaken; the tenant's own
+            // operators' brakes and the automatic ones are.
+            brake("tenant:acme", "all", 600).then().statusCode(200);
+            brake(ours, "all", 600).then().statusCode(200);
+            lift(tenantOperator, "tenant:acme").then().statusCode(403).body("type", endsWith("/forbidden"));
+            brake(tenantOperator, "tenant:acme", "writes", 1).then().statusCode(403)
+                .body("type", endsWith("/forbidden"));
+            brake(tenantOperator, ours, "writes", 1).then().statusCode(403).body("type", endsWith("/forbidden"));
+            lift(tenantOperator, ours).then().statusCode(403);
+            as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
+                .body("items.find { it.scope == 'tenant:acme' }.mode", org.hamcrest.Matchers.equalTo("all"))
+                .body("items.find { it.scope == '" + ours + "' }.mode", org.hamcrest.Matchers.equalTo("all"));
+            lift("tenant:acme").then().statusCode(204);
+            String automatic = "principal:acme:" + unique("auto");
+            assertEquals(Brakes.Outcome.DONE, brakes.setAutomatically(BrakeScope.parse(automatic).orElseThrow(),
+                "test", Duration.ofMinutes(5)).await().indefinitely().outcome());
+            brake(tenantOperator, automatic, "writes", 60).then().statusCode(200);
+            lift(tenantOperator, automatic).then().statusCode(204);
         } finally {
             lift(theirs).then().statusCode(204);
             lift(ours);
+            lift("tenant:acme");
         }
     }
 
@@ -556,44 +657,80 @@ class BrakesTest {
         assertEquals(":0", redis.command("HEXISTS", BRAKES_KEY, unseen), "a change removes what has ended");
         lift(trigger).then().statusCode(204);
 
-        // Nothing held ends while the bound is tested (another test's automatic brake lasts six seconds).
-        Await.until("no brake held ends within two minutes", Duration.ofSeconds(15), () -> ":0".equals(redis
-            .command("ZCOUNT", ENDS_KEY, "-inf", Long.toString(System.currentTimeMillis() + 120_000))));
-        PrometheusText before = metrics();
-        List<String> set = new java.util.ArrayList<>();
-        try {
-            Response refused = null;
-            for (int i = 0; i <= MAX_HELD && refused == null; i++) {
-                String scope = "principal:default:" + unique("bound");
-                Response answer = brake(scope, "writes", 600);
-                if (answer.statusCode() == 200) {
-                    set.add(scope);
-                } else {
-                    refused = answer;
-                }
-            }
-            assertTrue(refused != null, "a brake past the bound is refused");
-            refused.then().statusCode(409).contentType("application/problem+json").body("type", endsWith("/brakes-full"));
-            assertEquals(":" + MAX_HELD, redis.command("HLEN", BRAKES_KEY));
-            brake(set.get(0), "all", 600).then().statusCode(200).body("mode", org.hamcrest.Matchers.equalTo("all"));
-            assertEquals(":" + MAX_HELD, redis.command("HLEN", BRAKES_KEY));
+        // A record this version cannot read but whose end can be read is removed once ended too.
+        String odd = "principal:default:" + unique("odd") + " one";
+        redis.command("HSET", BRAKES_KEY, odd, storedBrake(odd, "sometimes", "2021-01-01T00:00:00Z"));
+        redis.command("INCR", VERSION_KEY);
+        Await.until("an unreadable ended record is removed", Duration.ofSeconds(10),
+            () -> ":0".equals(redis.command("HEXISTS", BRAKES_KEY, odd)));
 
-            String sku = unique("full");
-            stock(sku, 10, 100);
-            String agent = Tokens.token().subject(unique("unbraked")).callerType("agent").sign();
-            for (int i = 0; i < 5; i++) {
-                as(agent).contentType("application/json").body(orderBody("c", sku, 1, "tok_ok"))
-                    .post("/api/v1/orders").then().statusCode(400);
+        // Nothing is held while the bounds are tested (another test's automatic brake lasts six seconds).
+        Await.until("no brake is held", Duration.ofSeconds(15), () -> ":0".equals(redis.command("HLEN", BRAKES_KEY)));
+        PrometheusText before = metrics();
+        String tenantA = unique("ta");
+        String tenantB = unique("tb");
+        String tenantC = unique("tc");
+        List<String> set = new java.util.ArrayList<>();
+        try (LogLines autoLog = new LogLines(AutoBrake.class)) {
+            // Tenant A's operator fills its tenant's share: a new principal past it is 409, replacing one is allowed.
+            String operatorA = tenantOperator(tenantA);
+            for (int i = 0; i < MAX_HELD_PER_TENANT; i++) {
+                String scope = "principal:" + tenantA + ":" + unique("bound");
+                brake(operatorA, scope, "writes", 600).then().statusCode(200);
+                set.add(scope);
             }
+            brake(operatorA, "principal:" + tenantA + ":" + unique("over"), "writes", 600).then().statusCode(409)
+                .contentType("application/problem+json").body("type", endsWith("/brakes-full"));
+            brake(operatorA, set.get(0), "all", 600).then().statusCode(200).body("mode", org.hamcrest.Matchers
+                .equalTo("all"));
+
+            // Nobody else is held back: the tenant's own scope, another tenant's operator, the platform.
+            brake(operatorA, "tenant:" + tenantA, "writes", 600).then().statusCode(200);
+            lift(operatorA, "tenant:" + tenantA).then().statusCode(204);
+            String ofB = "principal:" + tenantB + ":" + unique("bound");
+            set.add(ofB);
+            brake(tenantOperator(tenantB), ofB, "writes", 600).then().statusCode(200);
+            String byPlatform = "principal:" + tenantA + ":" + unique("platform");
+            set.add(byPlatform);
+            brake(byPlatform, "writes", 600).then().statusCode(200);
+
+            // Tenant A's agent is not braked automatically (counted, and not logged as braked); tenant B's is.
+            String subA = unique("agent");
+            String subB = unique("agent");
+            set.add("principal:" + tenantB + ":" + subB);
+            refusedFiveTimes(Tokens.token().subject(subA).tenant(tenantA).callerType("agent").sign());
+            refusedFiveTimes(Tokens.token().subject(subB).tenant(tenantB).callerType("agent").sign());
             double overBound = value(before, "brakes_over_bound_total", "action", "auto");
             Await.until("the automatic brake past the bound is counted", Duration.ofSeconds(10),
                 () -> value(metrics(), "brakes_over_bound_total", "action", "auto") == overBound + 1);
-            assertEquals(value(before, "brakes_over_bound_total", "action", "set") + 1,
+            Await.until("tenant B's agent is braked", Duration.ofSeconds(10),
+                () -> ":1".equals(redis.command("HEXISTS", BRAKES_KEY, "principal:" + tenantB + ":" + subB)));
+            assertEquals(":0", redis.command("HEXISTS", BRAKES_KEY, "principal:" + tenantA + ":" + subA));
+            assertTrue(autoLog.containing(subA).isEmpty(), "a refused automatic brake is not logged as set");
+            assertEquals(1, autoLog.containing(subB).size(), autoLog.lines.toString());
+
+            // The whole store's bound: a third tenant fills what is left below max-held, within its own share.
+            String operatorC = tenantOperator(tenantC);
+            set.add("tenant:" + tenantC);
+            brake(operatorC, "tenant:" + tenantC, "writes", 600).then().statusCode(200);
+            long held = Long.parseLong(redis.command("HLEN", BRAKES_KEY).substring(1));
+            assertEquals(MAX_HELD_PER_TENANT + 4, held);
+            for (long i = held; i < MAX_HELD; i++) {
+                String scope = "principal:" + tenantC + ":" + unique("bound");
+                brake(operatorC, scope, "writes", 600).then().statusCode(200);
+                set.add(scope);
+            }
+            brake(operatorC, "principal:" + tenantC + ":" + unique("over"), "writes", 600).then().statusCode(409)
+                .body("type", endsWith("/brakes-full"));
+            assertEquals(":" + MAX_HELD, redis.command("HLEN", BRAKES_KEY));
+            String pastTheBound = "principal:" + tenantC + ":" + unique("platform");
+            set.add(pastTheBound);
+            brake(pastTheBound, "writes", 600).then().statusCode(200);
+            assertEquals(value(before, "brakes_over_bound_total", "action", "set") + 2,
                 value(metrics(), "brakes_over_bound_total", "action", "set"));
-            place(agent, unique("k"), sku).then().statusCode(201);
         } finally {
             for (String scope : set) {
-                lift(scope).then().statusCode(204);
+                lift(scope);
             }
         }
     }
@@ -604,18 +741,22 @@ class BrakesTest {
      */
     @Test
     void auditLinesShowWhatAClientChoseEscaped() {
-        String operator = Tokens.token().subject("sre\u2028brake lifted: scope=all\u0085by=root\u001b[31m")
+        String operator = Tokens.token().subject("sre\u2028brake lifted: scope=all\u0085by=root\u001b[31m\u200b\" x=\"y")
             .callerType("human").scopes(Scopes.OPS_BRAKE).sign();
         String scope = "principal:default:" + unique("audited");
         try (LogLines log = new LogLines(Brakes.class)) {
-            brake(operator, scope, "writes", null).then().statusCode(200);
+            as(operator).urlEncodingEnabled(false).contentType("application/json")
+                .body("{\"mode\":\"writes\",\"reason\":\"x\\\" by=\\\"platform:alice\"}").put(brakePath(scope))
+                .then().statusCode(200);
             lift(operator, scope).then().statusCode(204);
             List<String> lines = log.containing(scope);
             assertEquals(2, lines.size(), "set and lifted: " + log.lines);
             for (String line : lines) {
-                assertTrue(line.chars().noneMatch(c -> c == 0x2028 || c == 0x85 || c == 0x1b), line);
-                assertTrue(line.contains("sre\\u2028brake lifted: scope=all\\u0085by=root\\u001B[31m"), line);
+                assertTrue(line.chars().noneMatch(c -> c == 0x2028 || c == 0x85 || c == 0x1b || c == 0x200b), line);
+                assertTrue(line.contains("by=\"default:sre\\u2028brake lifted: scope=all\\u0085by=root\\u001B[31m"
+                    + "\\u200B\\\" x=\\\"y\""), line);
             }
+            assertTrue(lines.get(0).contains("reason=\"x\\\" by=\\\"platform:alice\""), lines.get(0));
         }
     }
 

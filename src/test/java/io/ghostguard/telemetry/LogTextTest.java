@@ -18,6 +18,19 @@ class LogTextTest {
     }
 
     @Test
+    void formatCharactersAreEscaped() {
+        assertEquals("a\\u200Bb\\u200Cc\\u200Dd\\u2060e\\u2064f\\uFEFFg\\u00ADh\\u180Ei\\u206Fj",
+            LogText.escape("a\u200bb\u200cc\u200dd\u2060e\u2064f\ufeffg\u00adh\u180ei\u206fj"));
+    }
+
+    @Test
+    void aQuotedValueIsOneFieldOfTheLine() {
+        assertEquals("\"x\\\" by=\\\"platform:alice\"", LogText.quoted("x\" by=\"platform:alice"));
+        assertEquals("\"a\\u005C\\\" b\"", LogText.quoted("a\\\" b"));
+        assertEquals("null", LogText.quoted(null));
+    }
+
+    @Test
     void ordinaryTextIsLeftAlone() {
         String text = "sre-ann é 中 \uD83E\uDD16 x:y%z";
         assertSame(text, LogText.escape(text));

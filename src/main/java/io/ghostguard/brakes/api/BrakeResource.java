@@ -20,6 +20,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -71,7 +72,7 @@ public class BrakeResource {
     @Path(Routes.ONE_BRAKE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
-    public Uni<Response> set(@PathParam("scope") String scope, @Valid @NotNull SetBrakeRequest request) {
+    public Uni<Response> set(@PathParam("scope") @Encoded String scope, @Valid @NotNull SetBrakeRequest request) {
         Response refused = refusedCaller();
         if (refused != null) {
             return Uni.createFrom().item(refused);
@@ -82,17 +83,21 @@ public class BrakeResource {
             return Uni.createFrom().item(outOfReach());
         }
         return brakes.set(parsed, request.mode(), request.reason(), who(operator),
-                request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds()))
-            .map(brake -> brake.map(set -> Response.ok(set).build()).orElseGet(() -> ProblemMapper.respond(
-                Problem.of(ProblemType.BRAKES_FULL, "As many brakes are held as the service keeps "
-                    + "(orders.brakes.max-held); lift one, or replace a brake that is set, before setting another."))));
+                request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds()), ownTenant(operator))
+            .map(set -> switch (set.outcome()) {
+                case DONE -> Response.ok(set.brake()).build();
+                case NOT_YOURS -> notYours();
+                default -> ProblemMapper.respond(Problem.of(ProblemType.BRAKES_FULL, "As many brakes are held as the "
+                    + "service keeps for this tenant (orders.brakes.max-held-per-tenant) or in all "
+                    + "(orders.brakes.max-held); lift one, or replace a brake that is set, before setting another."));
+            });
     }
 
     /** Lifts the brake of a scope. */
     @DELETE
     @Path(Routes.ONE_BRAKE)
     @Operation(hidden = true)
-    public Uni<Response> lift(@PathParam("scope") String scope) {
+    public Uni<Response> lift(@PathParam("scope") @Encoded String scope) {
         Response refused = refusedCaller();
         if (refused != null) {
             return Uni.createFrom().item(refused);
@@ -106,15 +111,20 @@ public class BrakeResource {
             return Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
                 + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")));
         }
-        return brakes.lift(parsed, who(operator)).map(lifted -> lifted
-            ? Response.noContent().build()
-            : ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope.")));
+        return brakes.lift(parsed, who(operator), ownTenant(operator)).map(lifted -> switch (lifted) {
+            case DONE -> Response.noContent().build();
+            case NOT_YOURS -> notYours();
+            default -> ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope."));
+        });
     }
 
-    /** An agent's token (its verified tier, never a User-Agent) never operates brakes, whatever scopes it carries. */
+    /**
+     * An agent never operates brakes, whatever scopes it carries: refused by its verified tier, and also when only
+     * its label (a User-Agent) says agent, since that can only refuse here, never grant.
+     */
     private static Response refusedCaller() {
         Access access = RestCall.access().orElse(null);
-        if (access == null || access.tier() == CallerType.AGENT) {
+        if (access == null || access.tier() == CallerType.AGENT || access.label() == CallerType.AGENT) {
             return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "Agents may not operate "
                 + "brakes.")));
         }
@@ -127,13 +137,27 @@ public class BrakeResource {
             || scope.tenant().filter(operator.actor().tenant().value()::equals).isPresent();
     }
 
+    /** The operator's tenant when its reach is that tenant; null when it holds the platform's reach. */
+    private static String ownTenant(Access operator) {
+        return operator.allows(Scopes.OPS_BRAKE_PLATFORM) ? null : operator.actor().tenant().value();
+    }
+
+    private static Response notYours() {
+        return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "This brake was set by an operator "
+            + "of another tenant or of the platform: lifting or replacing it needs the ops:brake-platform scope.")));
+    }
+
     private static Response outOfReach() {
         return ProblemMapper.respond(Refusal.of(Problem.of(ProblemType.FORBIDDEN, "This scope lies outside the "
             + "token's tenant: another tenant, a caller type or the whole service needs the ops:brake-platform scope.")));
     }
 
-    private static BrakeScope parse(String scope) {
-        return BrakeScope.parse(scope).orElseThrow(() -> new InvalidInputException(List.of(new Violation("scope",
+    /**
+     * The scope of a path segment: the canonical scope percent-encoded once as any path segment, decoded here exactly
+     * once; anything but a canonical scope after that one decoding is refused, so no spelling names another scope.
+     */
+    private static BrakeScope parse(String segment) {
+        return BrakeScope.fromPathSegment(segment).orElseThrow(() -> new InvalidInputException(List.of(new Violation("scope",
             "must be principal:<tenant>:<sub> (the sub percent-encoded), tenant:<tenant>, "
                 + "caller-type:<human|agent|mcp|unknown> or all", "Pattern"))));
     }
