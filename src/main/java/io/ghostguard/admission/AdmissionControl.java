@@ -3,6 +3,7 @@ package io.ghostguard.admission;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.netflix.concurrency.limits.limit.AIMDLimit;
+import io.ghostguard.api.Claims;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
 import io.ghostguard.brakes.AutoBrake;
@@ -22,6 +23,8 @@ import io.ghostguard.tenant.TenantId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -50,7 +53,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Only what is verified decides. The partition of a request is its verified tier, known without any signature
  * check from the identity cache (this exact token, by its SHA-256, was verified before: its {@code caller_type}
  * claim, else the surface); a token the cache does not know (never verified, forged, expired, or none) goes to one
- * small partition of its own, bounded at every load. Admission decides on the path as routed (normalized: dot
+ * small partition of its own, bounded at every load. When that partition is full and the instance has room, such a
+ * request holds no slot while authentication verifies its token (a forged one ends there) and is admitted after it by
+ * its verified tier; at the limit it is shed. Admission decides on the path as routed (normalized: dot
  * segments, percent-encoded letters and repeated slashes say nothing), so no spelling of an API path skips it. An
  * admitted request that has not sent its whole body within the read deadline loses its connection and its slot.
  *
@@ -72,6 +77,8 @@ public class AdmissionControl {
     private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
     private static final CharSequence PROBLEM_JSON = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
     private static final String BEARER = "bearer ";
+    /** Routing-context key of a request whose admission waits for its token's verification: its routed path. */
+    private static final String DEFERRED = AdmissionControl.class.getName() + ".deferred";
 
     private final IdentityCache identities;
     private final AutoBrake autoBrake;
@@ -159,6 +166,7 @@ public class AdmissionControl {
 
     void install(@Observes Router router) {
         router.route().order(Pipeline.ROUTE_ADMISSION).handler(this::admit);
+        router.route().order(Pipeline.ROUTE_ADMISSION_VERIFIED).handler(this::admitVerified);
     }
 
     private void admit(RoutingContext context) {
@@ -174,30 +182,62 @@ public class AdmissionControl {
             return;
         }
         IdentityCache.Verified who = identities.verified(bearer(request.getHeader(HttpHeaders.AUTHORIZATION)));
-        CallerClassification label = RequestLabels.caller();
-        CallerType tier = null;
-        int partition = AdmissionLimiter.UNVERIFIED;
+        if (who == null) {
+            AdmissionLimiter.Ticket ticket = limiter.acquire(AdmissionLimiter.UNVERIFIED, 0, false);
+            if (ticket != null) {
+                admitted(context, ticket, 0, System.nanoTime());
+            } else if (limiter.inflight() < limiter.limit()) {
+                // The unverified share is full but the instance has room: the request holds no slot while its token
+                // is verified (a forged one ends there, 401), and is admitted after that by its verified tier.
+                context.put(DEFERRED, path);
+                context.next();
+            } else {
+                refuse(context, RequestLabels.caller(), retryAfter.shed(), shedAnswers, false);
+            }
+            return;
+        }
+        decide(context, who, path, mcp);
+    }
+
+    /** Admission, by its verified identity, of a request deferred until its token was verified. */
+    private void admitVerified(RoutingContext context) {
+        String path = context.get(DEFERRED);
+        if (path == null) {
+            context.next();
+            return;
+        }
+        context.remove(DEFERRED);
+        SecurityIdentity identity = context.user() instanceof QuarkusHttpUser user ? user.getSecurityIdentity() : null;
+        IdentityCache.Verified who = identity == null || identity.isAnonymous() ? null
+            : IdentityCache.Verified.of(identity.getAttribute(Claims.TENANT), identity.getAttribute(Claims.SUBJECT),
+                identity.getAttribute(Claims.CALLER_TYPE));
+        if (who == null) {
+            refuse(context, RequestLabels.caller(), retryAfter.shed(), shedAnswers, false);
+            return;
+        }
+        decide(context, who, path, path.equals(mcpPath));
+    }
+
+    private void decide(RoutingContext context, IdentityCache.Verified who, String path, boolean mcp) {
+        HttpServerRequest request = context.request();
+        CallerType tier = tier(who, mcp);
+        CallerClassification label = new CallerClassification(tier, RequestLabels.caller().agentName());
         long now = System.nanoTime();
         long key = 0;
         long intent = 0;
-        if (who != null) {
-            tier = tier(who, mcp);
-            partition = tier.ordinal();
-            label = new CallerClassification(tier, label.agentName());
-            String idempotencyKey = idempotencyKey(request.headers());
-            String method = request.method().name();
-            if (idempotencyKey != null) {
-                key = AdmittedKey.of(who.principal(), method, path, idempotencyKey);
-            }
-            if (fairness && !mcp) {
-                intent = key != 0 ? key : AdmittedKey.of(who.principal(), method, path, request.query());
-                if (early.waiting(intent, now)) {
-                    cameBackEarly(context, who, tier, label, intent, now);
-                    return;
-                }
+        String idempotencyKey = idempotencyKey(request.headers());
+        String method = request.method().name();
+        if (idempotencyKey != null) {
+            key = AdmittedKey.of(who.principal(), method, path, idempotencyKey);
+        }
+        if (fairness && !mcp) {
+            intent = key != 0 ? key : AdmittedKey.of(who.principal(), method, path, request.query());
+            if (early.waiting(intent, now)) {
+                cameBackEarly(context, who, tier, label, intent, now);
+                return;
             }
         }
-        AdmissionLimiter.Ticket ticket = limiter.acquire(partition, who == null ? 0 : who.principal(),
+        AdmissionLimiter.Ticket ticket = limiter.acquire(tier.ordinal(), who.principal(),
             key != 0 && admittedKeys.contains(key, now));
         if (ticket == null) {
             long seconds = retryAfter.shed();
@@ -207,11 +247,16 @@ public class AdmissionControl {
             refuse(context, label, seconds, shedAnswers, false);
             return;
         }
-        retryAfter.admitted();
         if (key != 0) {
             admittedKeys.remember(key, now + admittedKeyNanos, now);
         }
-        long admittedKey = key;
+        admitted(context, ticket, key, now);
+    }
+
+    /** An admitted request: its read deadline, and its answer fed to the limit when it ends. */
+    private void admitted(RoutingContext context, AdmissionLimiter.Ticket ticket, long admittedKey, long now) {
+        HttpServerRequest request = context.request();
+        retryAfter.admitted();
         Context own = Vertx.currentContext();
         long timer = request.isEnded() ? -1 : vertx.setTimer(readDeadlineMillis, fired -> {
             if (!request.isEnded()) {

@@ -33,6 +33,12 @@ public final class Pipeline {
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
     public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 7;
     /**
+     * Route handler, after authentication and authorization: admission of the requests whose token was not known
+     * before authentication and that found the unverified share full while the instance had room, now by their
+     * verified tier (SPEC 12); before any body is read.
+     */
+    public static final int ROUTE_ADMISSION_VERIFIED = -60;
+    /**
      * Route handler on the MCP endpoint, after authentication and authorization (the platform runs its security
      * filters at minus their priority: -200 and -100) and before the extension's own route: read the body, check
      * the JSON-RPC message, then the session, its owner and the {@code reads} rate in Redis.

@@ -117,7 +117,8 @@ public class IdentityCache {
      */
     public record Verified(String tenant, String subject, String callerType, long principal) {
 
-        static Verified of(Object tenant, Object subject, Object callerType) {
+        /** From the claims (or identity attributes) {@code tenant}, {@code sub}, {@code caller_type}; null if no one. */
+        public static Verified of(Object tenant, Object subject, Object callerType) {
             if (!(tenant instanceof String t) || !TokenClaims.TENANT_PATTERN.matcher(t).matches()
                 || !(subject instanceof String s) || s.isBlank()) {
                 return null;

@@ -187,6 +187,11 @@ class AdmissionControlTest {
             assertEquals(1, inFlight(), "unverified requests hold one slot together");
             Response placed = place(person, unique("p"), orderBody("c", sku, 1, "tok_ok")).get();
             assertEquals(201, placed.statusCode(), placed.asString());
+            // A valid token never seen before finds the unverified share full, the instance with room: its token is
+            // verified first, holding nothing, and it is admitted by its verified tier.
+            String fresh = Tokens.token().subject(unique("fresh")).callerType("agent").sign();
+            Response first = place(fresh, unique("f"), orderBody("c", sku, 1, "tok_ok")).get();
+            assertEquals(201, first.statusCode(), first.asString());
         } finally {
             for (Socket socket : held) {
                 socket.close();
