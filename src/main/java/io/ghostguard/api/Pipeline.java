@@ -39,6 +39,12 @@ public final class Pipeline {
      */
     public static final int ROUTE_CHUNKED_BODY = -60;
     /**
+     * Route handler, after authentication and authorization: admission of the requests whose token was not known
+     * before authentication and that found the unverified share full while the instance had room, now by their
+     * verified tier (docs/load.md); before any body is read, so the read deadline covers the body's read.
+     */
+    public static final int ROUTE_ADMISSION_VERIFIED = -70;
+    /**
      * Route handler on the MCP endpoint, after authentication and authorization (the platform runs its security
      * filters at minus their priority: -200 and -100) and before the extension's own route: read the body, check
      * the JSON-RPC message, then the session, its owner and the {@code reads} rate in Redis.

@@ -2,10 +2,13 @@ package io.ghostguard.brakes;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
+import io.ghostguard.security.Actor;
 import io.ghostguard.telemetry.LogText;
+import io.ghostguard.tenant.TenantId;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -51,6 +54,14 @@ public class AutoBrake {
             }
         }
         this.windows = Caffeine.newBuilder().maximumSize(PRINCIPALS).expireAfterWrite(longest).build();
+    }
+
+    /**
+     * Counts one refusal of a principal known by its verified tenant, {@code sub} and tier, before any identity was
+     * built for the request (admission control: a request that came back before the Retry-After it was given).
+     */
+    public void refused(TenantId tenant, String principal, CallerType tier) {
+        refused(new Access(new Actor(tenant, principal), new CallerClassification(tier, null), tier, null));
     }
 
     /**

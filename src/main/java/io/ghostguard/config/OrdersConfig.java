@@ -247,6 +247,38 @@ public interface OrdersConfig {
          * caller may use the spare capacity. Values live in application.properties.
          */
         Map<String, Double> shares();
+
+        /**
+         * The share of the limit that requests whose bearer token this instance has not verified (never seen, forged,
+         * expired, or none) hold together, at every load: one small partition nothing such a request claims can
+         * leave; at least one request. Counted with {@code shares} (together at most 1); default 0.05.
+         */
+        @WithDefault("0.05")
+        @DecimalMin(value = "0", message = "must be between 0 and 1")
+        @DecimalMax(value = "1", message = "must be between 0 and 1")
+        double unverifiedShare();
+
+        /**
+         * The longest an admitted request may take to send its body: past it the connection is closed and the slot
+         * freed, so no client holds admission by never finishing its upload; default 5 s.
+         */
+        @WithDefault("PT5S")
+        @DurationMin(millis = 1, message = POSITIVE)
+        Duration readDeadline();
+
+        /** Fairness between the principals of a caller type while the instance is at its limit. */
+        FairnessConfig fairness();
+    }
+
+    /**
+     * While the instance is at its admission limit, no principal holds more than its share of its caller type's
+     * partition while other principals of that type are in flight, and a principal that comes back before the
+     * Retry-After it was given is refused at once (counted toward its automatic brake).
+     */
+    interface FairnessConfig {
+        /** Whether fairness between principals applies (off only to measure without it); default true. */
+        @WithDefault("true")
+        boolean enabled();
     }
 
     /** The MCP tool surface (SPEC 10). */

@@ -75,6 +75,19 @@ public final class RecentKeys {
         return false;
     }
 
+    /** Forgets {@code digest}: it is no longer contained, whatever its deadline was. */
+    public synchronized void forget(long digest) {
+        long key = digest == EMPTY ? 1 : digest;
+        int home = spread(key);
+        for (int probe = 0; probe < PROBES; probe++) {
+            int slot = (home + probe) & mask;
+            if (digests[slot] == key) {
+                digests[slot] = EMPTY;
+                return;
+            }
+        }
+    }
+
     /**
      * A 64-bit digest of a text (FNV-1a, then mixed), computed without allocating: for keys that are digests
      * already, or built from them, such as the storage key of an idempotency record.

@@ -73,6 +73,7 @@ public class ProblemMapper {
 
     /** Builds the response with the problem media type. */
     public static Response respond(Problem problem) {
+        OwnOutcomeMark.note(problem);
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
     }
 }

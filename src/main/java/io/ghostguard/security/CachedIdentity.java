@@ -49,6 +49,7 @@ final class CachedIdentity {
     private final long expiresAt;
     private final long generation;
     private final int weight;
+    private final IdentityCache.Verified verifiedCaller;
 
     private CachedIdentity(Map<String, Object> claims, String principalClaim, SecurityIdentity verified,
                            Map<String, Object> attributes, long notBefore, long expiresAt, long generation, int weight) {
@@ -62,6 +63,8 @@ final class CachedIdentity {
         this.expiresAt = expiresAt;
         this.generation = generation;
         this.weight = weight;
+        this.verifiedCaller = IdentityCache.Verified.of(claims.get(io.ghostguard.api.Claims.TENANT),
+            claims.get(io.ghostguard.api.Claims.SUBJECT), claims.get(io.ghostguard.api.Claims.CALLER_TYPE));
     }
 
     /**
@@ -136,6 +139,11 @@ final class CachedIdentity {
     /** When it stops being served, epoch milliseconds. */
     long expiresAt() {
         return expiresAt;
+    }
+
+    /** Tenant, sub and caller type of its verified claims, as the gate reads them; null when they name nobody. */
+    IdentityCache.Verified verifiedCaller() {
+        return verifiedCaller;
     }
 
     /** Its estimated size in bytes. */

@@ -95,6 +95,49 @@ public class IdentityCache {
         return enabled;
     }
 
+    /**
+     * Who a bearer token names, when this exact token (by the SHA-256 of its characters) was verified before and its
+     * identity would be served now; else null (never verified, forged, expired, or verified under signing keys that
+     * changed). No signature is checked and nothing is counted: for admission control (SPEC 12), which decides before
+     * authentication. Every later decision still uses the identity authentication builds.
+     */
+    public Verified verified(String token) {
+        if (token == null || token.isEmpty()) {
+            return null;
+        }
+        CachedIdentity known = identities.getIfPresent(TokenDigest.of(token));
+        return known == null || known.generation() != generation.get() || !known.servesAt(clock.millis()) ? null
+            : known.verifiedCaller();
+    }
+
+    /**
+     * The verified claims admission decides on: {@code tenant} (as {@link TokenClaims} accepts it), {@code sub},
+     * {@code caller_type} ({@code human} or {@code agent}, else null), and a 64-bit digest of tenant and sub (the
+     * first 64 bits of their SHA-256) that keys per-principal state.
+     */
+    public record Verified(String tenant, String subject, String callerType, long principal) {
+
+        /** From the claims (or identity attributes) {@code tenant}, {@code sub}, {@code caller_type}; null if no one. */
+        public static Verified of(Object tenant, Object subject, Object callerType) {
+            if (!(tenant instanceof String t) || !TokenClaims.TENANT_PATTERN.matcher(t).matches()
+                || !(subject instanceof String s) || s.isBlank()) {
+                return null;
+            }
+            String type = "human".equals(callerType) || "agent".equals(callerType) ? (String) callerType : null;
+            byte[] tenantBytes = t.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] subjectBytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] both = new byte[tenantBytes.length + 1 + subjectBytes.length];
+            System.arraycopy(tenantBytes, 0, both, 0, tenantBytes.length);
+            System.arraycopy(subjectBytes, 0, both, tenantBytes.length + 1, subjectBytes.length);
+            return new Verified(t, s, type, TokenDigest.of(both).first());
+        }
+
+        @Override
+        public String toString() {
+            return "Verified[…]";
+        }
+    }
+
     /** The key generation now; read it before verifying a token and hand it to {@link #remember}. */
     public long generation() {
         return generation.get();

@@ -21,7 +21,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -37,15 +42,19 @@ import org.junit.jupiter.api.Test;
 @TestProfile(AdmissionControlTest.FixedLimit.class)
 class AdmissionControlTest {
 
-    /** A fixed limit of two in flight; people keep half of it while the instance is at the limit. */
+    /**
+     * A fixed limit of two in flight; at the limit people keep one, agents one, and requests whose token this instance
+     * has not verified hold one at most, at any load.
+     */
     public static class FixedLimit implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.admission.min-limit", "2", "orders.admission.initial-limit", "2",
-                "orders.admission.max-limit", "2", "orders.admission.shares.human", "0.5",
-                "orders.admission.shares.agent", "0.5", "orders.admission.shares.mcp", "0",
-                "orders.admission.shares.unknown", "0", "orders.redis.command-timeout", "PT8S",
-                "orders.idempotency.lease", "PT30S");
+            return Map.ofEntries(Map.entry("orders.admission.min-limit", "2"),
+                Map.entry("orders.admission.initial-limit", "2"), Map.entry("orders.admission.max-limit", "2"),
+                Map.entry("orders.admission.shares.human", "0.5"), Map.entry("orders.admission.shares.agent", "0.45"),
+                Map.entry("orders.admission.shares.mcp", "0"), Map.entry("orders.admission.shares.unknown", "0"),
+                Map.entry("orders.admission.unverified-share", "0.05"),
+                Map.entry("orders.redis.command-timeout", "PT8S"), Map.entry("orders.idempotency.lease", "PT30S"));
         }
     }
 
@@ -78,9 +87,10 @@ class AdmissionControlTest {
     void pastTheLimitAnAgentIsShedFastWhileAPersonAndAnAdmittedKeyGetIn() throws Exception {
         String sku = unique("admit");
         stock(sku, 100, 10);
-        String agent = Tokens.token().subject(unique("agent")).callerType("agent").sign();
-        String person = Tokens.token().subject(unique("person")).callerType("human").sign();
+        String agent = verified(Tokens.token().subject(unique("agent")).callerType("agent").sign());
+        String person = verified(Tokens.token().subject(unique("person")).callerType("human").sign());
         String body = orderBody("c", sku, 1, "tok_ok");
+        awaitIdle();
         PrometheusText before = metrics();
         String heldKey = unique("held");
         // Two agent placements admitted and in flight: their bodies are still coming (admission is decided before
@@ -109,6 +119,172 @@ class AdmissionControlTest {
         assertEquals(shed(before, "human"), shed(after, "human"));
         assertTrue(after.has("http_server_requests_seconds_count", "uri", "/api/v1/orders", "status", "503",
             "caller_type", "agent"), "the shed is a 503 of the agent on the HTTP timer");
+    }
+
+    /** The token, once verified by a request (any answer), so the identity cache knows it. */
+    private static String verified(String token) {
+        as(token).get("/api/v1/orders/" + unique("none"));
+        return token;
+    }
+
+    /** A token that claims {@code callerType} and is not signed at all. */
+    private static String unsigned(String callerType) {
+        java.util.Base64.Encoder url = java.util.Base64.getUrlEncoder().withoutPadding();
+        return url.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
+            + url.encodeToString(("{\"iss\":\"" + Tokens.ISSUER + "\",\"sub\":\"" + unique("ghost")
+                + "\",\"tenant\":\"default\",\"caller_type\":\"" + callerType + "\",\"exp\":"
+                + (System.currentTimeMillis() / 1000 + 300) + "}").getBytes(StandardCharsets.UTF_8)) + ".";
+    }
+
+    private static double inFlight() {
+        return metrics().series("admission_in_flight").stream().mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
+    /** Waits until nothing of an earlier test is in flight. */
+    private static void awaitIdle() throws InterruptedException {
+        Await.until("nothing in flight", Duration.ofSeconds(20), () -> inFlight() == 0);
+    }
+
+    /** A placement whose chunked body starts and never ends (until the socket is closed). */
+    private static Socket chunked(String path, String token, String key) throws IOException {
+        Socket socket = new Socket("127.0.0.1", io.restassured.RestAssured.port);
+        socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+            + token + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + key
+            + "\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n{\"custom").getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    /** One whole request on its own connection, its path sent exactly as given; the status and the answer. */
+    private static String[] raw(String path, String token, String key, String body) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                + token + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + key + "\r\nContent-Length: "
+                + bytes.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().write(bytes);
+            socket.getOutputStream().flush();
+            socket.setSoTimeout(20_000);
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new String[] {answer.substring(9, 12), answer};
+        }
+    }
+
+    /** Item: unverified tokens decide no partition; they share one small one however many they are. */
+    @Test
+    void unsignedTokensClaimingEveryCallerTypeHoldingBodiesDoNotShedAVerifiedPerson() throws Exception {
+        String sku = unique("unverified");
+        stock(sku, 100, 10);
+        String person = verified(Tokens.token().subject(unique("person")).callerType("human").sign());
+        awaitIdle();
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (String type : List.of("human", "human", "agent", "agent", "mcp", "mcp", "unknown", "unknown")) {
+                held.add(chunked("/api/v1/orders", unsigned(type), unique("ghost")));
+                Await.until("the unverified body is admitted or shed", Duration.ofSeconds(10),
+                    () -> inFlight() >= 1);
+            }
+            assertEquals(1, inFlight(), "unverified requests hold one slot together");
+            Response placed = place(person, unique("p"), orderBody("c", sku, 1, "tok_ok")).get();
+            assertEquals(201, placed.statusCode(), placed.asString());
+            // A valid token never seen before finds the unverified share full, the instance with room: its token is
+            // verified first, holding nothing, and it is admitted by its verified tier.
+            String fresh = Tokens.token().subject(unique("fresh")).callerType("agent").sign();
+            Response first = place(fresh, unique("f"), orderBody("c", sku, 1, "tok_ok")).get();
+            assertEquals(201, first.statusCode(), first.asString());
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Item: an admitted request that never finishes its body loses its slot after the read deadline. */
+    @Test
+    void theSlotOfABodyNeverFinishedIsFreedAfterTheReadDeadline() throws Exception {
+        String agent = verified(Tokens.token().subject(unique("slow")).callerType("agent").sign());
+        awaitIdle();
+        try (Socket socket = chunked("/api/v1/orders", agent, unique("slow"))) {
+            Await.until("the body is admitted", Duration.ofSeconds(10), () -> inFlight() == 1);
+            Await.until("its slot is freed after the read deadline (5 s)", Duration.ofSeconds(30),
+                () -> inFlight() == 0);
+            socket.setSoTimeout(10_000);
+            assertEquals(-1, socket.getInputStream().read(), "its connection is closed");
+        }
+    }
+
+    /** Item: however the path of an API call is spelled, admission decides on it as routed. */
+    @Test
+    void anApiPathSpelledOtherwiseIsShedLikeTheRoutedOne() throws Exception {
+        String sku = unique("spelled");
+        stock(sku, 100, 10);
+        String agent = verified(Tokens.token().subject(unique("spelled")).callerType("agent").sign());
+        String body = orderBody("c", sku, 1, "tok_ok");
+        awaitIdle();
+        try (Socket first = hold(agent, unique("held"), body); Socket second = hold(agent, unique("held"), body)) {
+            Await.until("both held placements are in flight", Duration.ofSeconds(10), () -> inFlight() >= 2);
+            for (String path : List.of("/api/v1/orders", "//api/v1/orders", "/%61pi/v1/orders",
+                "/api//v1/orders")) {
+                String[] answer = raw(path, agent, unique("k"), body);
+                assertEquals("503", answer[0], path + ": " + answer[1]);
+                assertTrue(answer[1].contains("/overloaded"), answer[1]);
+            }
+        }
+        assertEquals(100, available(sku), "nothing placed");
+    }
+
+    /** Item: only a verified caller's retry of its own admitted request skips the queue, counted in flight. */
+    @Test
+    void aRetryIsWavedThroughOnlyForAVerifiedCallersAdmittedRequestAndCountedInFlight() throws Exception {
+        String sku = unique("retry");
+        stock(sku, 100, 10);
+        String agent = verified(Tokens.token().subject(unique("retrier")).callerType("agent").sign());
+        String body = orderBody("c", sku, 1, "tok_ok");
+        String unsigned = unsigned("agent");
+        String unsignedKey = unique("u");
+        awaitIdle();
+        // Admitted while the instance is idle: an unsigned token's request (401) and a verified placement (201).
+        assertEquals("401", raw("/api/v1/orders", unsigned, unsignedKey, body)[0]);
+        String placedKey = unique("placed");
+        assertEquals("201", raw("/api/v1/orders", agent, placedKey, body)[0]);
+        String heldKey = unique("held");
+        try (Socket first = hold(agent, heldKey, body); Socket second = hold(agent, unique("held"), body);
+             Socket ghost = chunked("/api/v1/orders", unsigned("agent"), unique("ghost"))) {
+            Await.until("the instance and the unverified partition are full", Duration.ofSeconds(10),
+                () -> inFlight() >= 3);
+            for (int i = 0; i < 5; i++) {
+                String[] answer = raw("/api/v1/orders", unsigned, unsignedKey, body);
+                assertEquals("503", answer[0], "an unverified repeat is never waved through: " + answer[1]);
+            }
+            String[] reused = raw("/api/v1/orders", agent, placedKey, orderBody("other", sku, 2, "tok_ok"));
+            assertEquals("422", reused[0], "the first repeat with another body is its own key's: " + reused[1]);
+            for (int i = 0; i < 5; i++) {
+                String[] answer = raw("/api/v1/orders", agent, placedKey, orderBody("other", sku, 2, "tok_ok"));
+                assertEquals("503", answer[0], "a repeat refused once is forgotten: " + answer[1]);
+            }
+            try (Socket retry = hold(agent, heldKey, body)) {
+                Await.until("the waved-through retry is counted in flight", Duration.ofSeconds(10),
+                    () -> inFlight() >= 4);
+            }
+        }
+        assertEquals(99, available(sku), "one placement");
+    }
+
+    /** Item: one principal holding the whole partition does not stop another principal of its type. */
+    @Test
+    void onePrincipalHoldingTheWholeLimitDoesNotStopAnotherAgent() throws Exception {
+        String sku = unique("fair");
+        stock(sku, 100, 10);
+        String flooder = verified(Tokens.token().subject(unique("flooder")).callerType("agent").sign());
+        String polite = verified(Tokens.token().subject(unique("polite")).callerType("agent").sign());
+        String body = orderBody("c", sku, 1, "tok_ok");
+        awaitIdle();
+        try (Socket first = hold(flooder, unique("held"), body); Socket second = hold(flooder, unique("held"), body)) {
+            Await.until("the flooder holds the whole limit", Duration.ofSeconds(10), () -> inFlight() >= 2);
+            assertEquals("503", raw("/api/v1/orders", flooder, unique("k"), body)[0], "the flooder gets no more");
+            String[] placed = raw("/api/v1/orders", polite, unique("k"), body);
+            assertEquals("201", placed[0], "another agent principal is admitted: " + placed[1]);
+        }
     }
 
     private static String type(Response response) {

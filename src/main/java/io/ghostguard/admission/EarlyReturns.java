@@ -1,0 +1,60 @@
+package io.ghostguard.admission;
+
+import io.ghostguard.memory.RecentKeys;
+
+/**
+ * Requests of verified principals that were told to retry later, each until the Retry-After it was given, by the
+ * digest of its intent (principal, method, path as routed, idempotency key or query): the same request sent again
+ * before that time came back early. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten
+ * request is decided by the limiter as any other).
+ */
+final class EarlyReturns {
+
+    /** What a request that came back is. */
+    enum Verdict {
+        /** Not told to wait, or its wait is over: the limiter decides. */
+        ON_TIME,
+        /** Back before its Retry-After: refused at once. */
+        EARLY,
+        /** Back early again: refused at once, and its connection closed. */
+        EARLY_AGAIN
+    }
+
+    private final RecentKeys waiting;
+    private final RecentKeys warned;
+
+    EarlyReturns(int capacity) {
+        this.waiting = new RecentKeys(capacity);
+        this.warned = new RecentKeys(Math.max(1024, capacity / 8));
+    }
+
+    /** Whether {@code intent} is waiting at {@code now} ({@link System#nanoTime()} scale). */
+    boolean waiting(long intent, long now) {
+        return waiting.contains(intent, now);
+    }
+
+    /** {@code intent} was refused and told to retry at {@code until}. */
+    void toldToWait(long intent, long until, long now) {
+        waiting.remember(intent, until, now);
+    }
+
+    /**
+     * {@code intent} came back while waiting and is told again to retry at {@code until}: its wait restarts; the
+     * verdict says whether it had come back early before within its wait.
+     */
+    Verdict cameBack(long intent, long until, long now) {
+        waiting.remember(intent, until, now);
+        if (warned.contains(intent, now)) {
+            warned.remember(intent, until, now);
+            return Verdict.EARLY_AGAIN;
+        }
+        warned.remember(intent, until, now);
+        return Verdict.EARLY;
+    }
+
+    /** The verdict of an arrival at {@code now}, without changing anything. */
+    Verdict verdict(long intent, long now) {
+        return !waiting.contains(intent, now) ? Verdict.ON_TIME
+            : warned.contains(intent, now) ? Verdict.EARLY_AGAIN : Verdict.EARLY;
+    }
+}
