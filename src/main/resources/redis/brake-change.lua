@@ -1,5 +1,5 @@
 -- Sets or lifts one brake and bumps the brakes' version in one step, so an instance that sees the new version
--- reads the new set (SPEC 13). On the way it drops every brake that has ended by Redis's own clock (Redis before
+-- reads the new set (docs/runbooks/brakes.md). On the way it drops every brake that has ended by Redis's own clock (Redis before
 -- 7.4 has no expiry of a hash field; one clock for every instance). A new principal brake is refused while its
 -- tenant holds as many principal brakes as it may, or the hash as many brakes as it may (the bounds hold across
 -- instances; a platform operator passes no bound). An automatic brake never replaces a brake held; an operator

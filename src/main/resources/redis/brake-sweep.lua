@@ -1,4 +1,4 @@
--- Removes the brakes that have ended by Redis's own clock (SPEC 13; one clock for every instance), run by an
+-- Removes the brakes that have ended by Redis's own clock (docs/runbooks/brakes.md; one clock for every instance), run by an
 -- instance that holds one at its poll: those the sorted set says ended, and each field the instance saw ended while
 -- it still holds the value seen and its end has passed (a brake stored by an earlier version, or a record this
 -- version cannot read, has no entry in the sorted set; one replaced meanwhile is left alone). Bumps the version when

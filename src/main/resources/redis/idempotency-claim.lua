@@ -1,4 +1,4 @@
--- Step 2 of the gate (SPEC 5): counts the request against its rate limit, then claims an idempotency record with
+-- Step 2 of the gate (docs/idempotency.md): counts the request against its rate limit, then claims an idempotency record with
 -- a lease or returns the record that is already there; a fresh key counts against the principal's new-key
 -- budget, so one principal cannot fill the store with keys (lib/gcra, lib/claim). One script: limit, claim and
 -- the read of the winner's record are one round trip, before anything outside Redis runs.

@@ -1,4 +1,4 @@
--- The MCP session registry (SPEC 10), shared by every instance: who owns a session, how many sessions a principal
+-- The MCP session registry (docs/mcp.md), shared by every instance: who owns a session, how many sessions a principal
 -- holds, and the reads rate of every message, in one round trip per message (after lib/gcra).
 -- KEYS[1] mcpsession:{t}:<session id>           string: the owner's principal digest; PX the idle timeout
 -- KEYS[2] mcpsessions:{t}:<principal digest>     sorted set: session id -> idle deadline (server ms)

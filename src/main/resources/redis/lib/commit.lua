@@ -1,4 +1,4 @@
--- Library: step 4 of the gate (SPEC 5), the effect and the commit of its answer in one script. The claim is checked
+-- Library: step 4 of the gate (docs/idempotency.md), the effect and the commit of its answer in one script. The claim is checked
 -- first: only while the caller still owns its pending claim does the domain script run (as the function
 -- domain(K, A)), so an attempt that outlived its lease applies nothing, whatever the domain script would have done.
 -- When the domain's outcome is one of the two named answers, the completed record is written in the same script,

@@ -44,7 +44,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Admission control before the gate (SPEC 12): every API request and every MCP message is admitted against an
+ * Admission control before the gate (docs/load.md): every API request and every MCP message is admitted against an
  * adaptive concurrency limit of this instance (Netflix concurrency-limits' AIMD limit: it grows by one while the
  * admitted requests finish within the latency objective and the limit is in use, and shrinks by the backoff ratio
  * for every one that does not, or fails on the service's side), or refused at once with 503 {@code overloaded} and

@@ -4,7 +4,7 @@ import com.netflix.concurrency.limits.Limit;
 import io.ghostguard.caller.CallerType;
 
 /**
- * The admission decision of one instance (SPEC 12): a total limit of requests in flight, which an adaptive
+ * The admission decision of one instance (docs/load.md): a total limit of requests in flight, which an adaptive
  * {@link Limit} sets, partitions that keep a share of it while the instance is at it, and fairness between the
  * principals of a partition.
  *

@@ -13,7 +13,7 @@ public final class Pipeline {
     /** Route handler: classify the caller and route from path and headers, before anything can reject. */
     public static final int ROUTE_EARLY_LABELS = Integer.MIN_VALUE;
     /**
-     * Route handler: admission control (SPEC 12): past the instance's adaptive concurrency limit a new request is
+     * Route handler: admission control (docs/load.md): past the instance's adaptive concurrency limit a new request is
      * refused with 503 {@code overloaded} before its body is read, its token verified or Redis called.
      */
     public static final int ROUTE_ADMISSION = ROUTE_EARLY_LABELS + 1;
@@ -64,7 +64,7 @@ public final class Pipeline {
     /** REST request filter: resolve the call's access once (actor, label, tier, scopes), label the server span. */
     public static final int FILTER_ACCESS = 10;
     /**
-     * REST request filter (and its response filter): the brakes (SPEC 13), right after identity and before any
+     * REST request filter (and its response filter): the brakes (docs/runbooks/brakes.md), right after identity and before any
      * limit, claim or effect; the response filter counts the caller's refusals for the automatic brake.
      */
     public static final int FILTER_BRAKES = 15;

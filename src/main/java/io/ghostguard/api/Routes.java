@@ -29,7 +29,7 @@ public final class Routes {
     /** The ledger of one order. */
     public static final String PAYMENTS = API + "/payments";
 
-    /** The operator API of the brakes (SPEC 13): outside {@link #API}, not behind the idempotency gate. */
+    /** The operator API of the brakes (docs/runbooks/brakes.md): outside {@link #API}, not behind the idempotency gate. */
     public static final String BRAKES = "/admin/v1/brakes";
     /** One brake, below {@link #BRAKES}. */
     public static final String ONE_BRAKE = "/{scope}";

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
- * The automatic brake (SPEC 13): a principal whose refusals (400 schema violations, 409 in progress, 422 key reuse,
+ * The automatic brake (docs/runbooks/brakes.md): a principal whose refusals (400 schema violations, 409 in progress,
+ * 422 key reuse,
  * 429) reach {@code orders.brakes.auto.<caller-type>.refusals} within {@code .window} is braked for
  * {@code .cool-down} by itself ({@code setBy = auto}), like a manual brake: logged, counted, alerted, and held by
  * every instance within a second. The counting is local to the instance that answered the refusals, in memory

@@ -4,7 +4,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 
 /**
- * One brake (SPEC 13): its scope, its mode ({@code writes} or {@code all}), why, who set it ({@code auto} for the
+ * One brake (docs/runbooks/brakes.md): its scope, its mode ({@code writes} or {@code all}), why, who set it ({@code auto} for the
  * automatic brake, {@code config} for one declared in configuration), when, and when it ends by itself (null: when
  * lifted). Its JSON is what {@code GET /admin/v1/brakes} lists and what Redis holds.
  */

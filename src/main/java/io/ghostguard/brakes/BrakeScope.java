@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * What a brake stops (SPEC 13): one principal ({@code principal:<tenant>:<sub>}), one tenant
+ * What a brake stops (docs/runbooks/brakes.md): one principal ({@code principal:<tenant>:<sub>}), one tenant
  * ({@code tenant:<tenant>}), one caller type ({@code caller-type:<type>}) or the whole service ({@code all}).
  * <p>
  * A principal's {@code sub} is whatever its verified token says, so it is never written as free text: its UTF-8

@@ -35,7 +35,7 @@ import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
- * The brakes every instance enforces (SPEC 13): the ones declared in configuration and the ones set through the
+ * The brakes every instance enforces (docs/runbooks/brakes.md): the ones declared in configuration and the ones set through the
  * operator API or by the automatic brake, which live in Redis ({@link BrakeStore}). Each instance keeps the current
  * set in memory and looks for a change every {@code orders.brakes.poll-interval} (one small read per instance), so
  * a brake set on any instance holds on every instance within a second, and checking a call costs no Redis call at

@@ -35,7 +35,7 @@ public enum ApiOperation {
         NONE,
         /** Keyed: the gate claims the key, and stores the final answer after the effect. */
         CLAIMED,
-        /** Keyed, and the effect's script stores its 2xx answers itself, in the same round trip (SPEC 5, step 4). */
+        /** Keyed, and the effect's script stores its 2xx answers itself, in the same round trip (docs/idempotency.md, step 4). */
         COMMITTED_BY_EFFECT
     }
 

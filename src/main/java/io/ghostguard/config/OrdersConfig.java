@@ -22,7 +22,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 @ConfigMapping(prefix = "orders")
 public interface OrdersConfig {
 
-    /** The message of a setting that would switch its limit off (SPEC 9): the service refuses to start. */
+    /** The message of a setting that would switch its limit off (docs/security-and-limits.md): the service refuses to start. */
     String POSITIVE = "must be at least 1 ms (zero or less would switch it off)";
     /** The message of a count that must be positive. */
     String AT_LEAST_ONE = "must be at least 1";
@@ -42,7 +42,7 @@ public interface OrdersConfig {
     /** Caller classification. */
     CallerConfig caller();
 
-    /** What a caller may do, per caller type (SPEC 9); the values live in application.properties. */
+    /** What a caller may do, per caller type (docs/security-and-limits.md); the values live in application.properties. */
     LimitsConfig limits();
 
     /**
@@ -59,16 +59,16 @@ public interface OrdersConfig {
     /** The MCP tool surface. */
     McpConfig mcp();
 
-    /** Admission control before the gate (SPEC 12). */
+    /** Admission control before the gate (docs/load.md). */
     AdmissionConfig admission();
 
-    /** Brakes (SPEC 13): those declared in configuration, the automatic brake, and how fast changes spread. */
+    /** Brakes (docs/runbooks/brakes.md): those declared in configuration, the automatic brake, and how fast changes spread. */
     BrakesConfig brakes();
 
-    /** Who may call (SPEC 8): what the service keeps of verified bearer tokens. */
+    /** Who may call (docs/security-and-limits.md): what the service keeps of verified bearer tokens. */
     SecurityConfig security();
 
-    /** Who may call (SPEC 8). */
+    /** Who may call (docs/security-and-limits.md). */
     interface SecurityConfig {
         /** The cache of identities whose bearer token has been verified. */
         IdentityCacheConfig identityCache();
@@ -102,7 +102,7 @@ public interface OrdersConfig {
         Duration maxAge();
     }
 
-    /** Brakes (SPEC 13). */
+    /** Brakes (docs/runbooks/brakes.md). */
     interface BrakesConfig {
         /**
          * How often each instance looks for a changed set of brakes in Redis (one small read per instance, not one
@@ -281,7 +281,7 @@ public interface OrdersConfig {
         boolean enabled();
     }
 
-    /** The MCP tool surface (SPEC 10). */
+    /** The MCP tool surface (docs/mcp.md). */
     interface McpConfig {
         /**
          * Origins a browser-based MCP client may call from; a request with any other {@code Origin} header is

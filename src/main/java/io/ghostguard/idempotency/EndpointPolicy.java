@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * The effective idempotency settings of one endpoint: its overrides over the global defaults. An endpoint that
- * {@code commitsInEffect} stores every 2xx answer in the script of its effect (SPEC 5, step 4), so the adapter
+ * {@code commitsInEffect} stores every 2xx answer in the script of its effect (docs/idempotency.md, step 4), so the adapter
  * completes only its other final answers.
  */
 public record EndpointPolicy(String name, String route, boolean readsBody, Duration retention, Duration lease,

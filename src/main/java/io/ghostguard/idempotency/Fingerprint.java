@@ -83,7 +83,7 @@ public final class Fingerprint {
             ObjectNode copy = JSON.createObjectNode();
             for (String name : names) {
                 JsonNode value = node.get(name);
-                // An explicit null says "no value" as the absent member does (SPEC 5): one request, one fingerprint.
+                // An explicit null says "no value" as the absent member does (docs/idempotency.md): one request, one fingerprint.
                 if (!value.isNull()) {
                     copy.set(name, sorted(value));
                 }

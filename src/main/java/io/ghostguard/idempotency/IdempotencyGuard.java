@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * Step 2 of the gate (SPEC 5) and its completion, for every surface: the call's write rate, the new-key budget
+ * Step 2 of the gate (docs/idempotency.md) and its completion, for every surface: the call's write rate, the new-key budget
  * and the claim in one Redis script, decided as a {@link GuardDecision}; then, once the call ran, its answer
  * stored (final outcomes) or its claim released (everything a retry should execute again). Nothing outside Redis
  * runs before this step has decided; the adapters only translate their protocol to and from these calls.

@@ -51,7 +51,7 @@ public final class IdempotencyKey {
     }
 
     /**
-     * Reads every line of the two headers (SPEC 5): none is missing; a header given twice, either value
+     * Reads every line of the two headers (docs/idempotency.md): none is missing; a header given twice, either value
      * malformed, or both present with different keys is invalid. A quoted sf-string and its bare form are one key.
      */
     public static Parsed parseHeaders(List<String> headers, List<String> aliases) {

@@ -8,7 +8,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 
 /**
- * The longest span an idempotency lease must cover, and the start-up check that every lease covers it (SPEC 5). One
+ * The longest span an idempotency lease must cover, and the start-up check that every lease covers it (docs/idempotency.md). One
  * execution claims its key in one script and uses the claim in its effect's script; between the two scripts lie the
  * rest of the claim's round trip (at most the command timeout, plus the replica-ack timeout when {@code WAIT} runs in
  * its batch), the payment provider's call where it has a bound, the effect's wait for a pooled connection and its own

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The limits as configured (SPEC 9): a quota per policy and caller type, a spend cap per caller type. Every
+ * The limits as configured (docs/security-and-limits.md): a quota per policy and caller type, a spend cap per caller type. Every
  * caller type must have a value for every limit; the service refuses to start with one missing.
  */
 @ApplicationScoped

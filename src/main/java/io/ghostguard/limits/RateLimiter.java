@@ -11,7 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 /**
- * The limits of one call, for both surfaces (SPEC 9): the quota of its limits tier, the GCRA step of a call
+ * The limits of one call, for both surfaces (docs/security-and-limits.md): the quota of its limits tier, the GCRA step of a call
  * whose limit is not counted inside another script, and the refusals a limit gives, counted once here.
  */
 @ApplicationScoped

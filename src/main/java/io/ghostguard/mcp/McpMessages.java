@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The schema of every message a client POSTs to the MCP endpoint, checked before the extension parses it (SPEC 10):
+ * The schema of every message a client POSTs to the MCP endpoint, checked before the extension parses it (docs/mcp.md):
  * one JSON object (a batch is refused: MCP 2025-06-18 has none), {@code "jsonrpc": "2.0"}, an {@code id} that is a
  * string of at most {@value #MAX_ID} characters or an integer, a {@code method} string, {@code params} an object,
  * and for each method the extension serves, the members it reads, with their types: {@code tools/call} and

@@ -41,7 +41,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * The MCP endpoint's protocol layer, behind the gate like every tool (SPEC 10): a route handler that runs after
+ * The MCP endpoint's protocol layer, behind the gate like every tool (docs/mcp.md): a route handler that runs after
  * authentication and the {@code mcp} permission ({@link McpSessionPolicy}) and before the extension, so the
  * extension only ever sees a valid request of a live session of the caller's own.
  * <ul>
@@ -222,7 +222,8 @@ public class McpProtocol {
         String tool = message == null ? null : message.ownTool();
         Refusal braked = brakes.check(access, ApiOperation.ofTool(tool).map(ApiOperation::changesState).orElse(false));
         if (braked != null) {
-            // SPEC 13: with identity, before the session's rate step, any claim or effect; answered like REST.
+            // Brakes (docs/runbooks/brakes.md): with identity, before the session's rate step, any claim or effect;
+            // answered like REST.
             if (tool != null) {
                 telemetry.called(tool, McpTelemetry.Outcome.REFUSED, access.label());
             }

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The MCP sessions of every instance, in Redis (SPEC 10: any pod serves any session): a session is a key under
+ * The MCP sessions of every instance, in Redis (docs/mcp.md: any pod serves any session): a session is a key under
  * its tenant's hash tag holding its owner's principal digest and expiring after the idle timeout, refreshed by
  * every message; each principal's sessions sit in a sorted set by idle deadline, so the per-principal cap holds
  * across instances. One script call per message decides the session and counts the message against the caller's

@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The order and stock operations as MCP tools (SPEC 10): each tool is its annotation (name, description, honest
+ * The order and stock operations as MCP tools (docs/mcp.md): each tool is its annotation (name, description, honest
  * hints, schemas) and one call of {@link ToolGate} with its {@link ApiOperation} entry, which applies the same
  * access, scope, limits, idempotency and problems as REST; the effect is the same application service call a REST
  * resource makes, so its answer is the same JSON.

@@ -38,7 +38,7 @@ public class OrderService implements OrderPlacement {
     /**
      * Places an order: the provider first (with the operation's provider key, so a retried intent gets the same
      * authorisation, never a second hold), then one placing script that checks stock, writes the order and its
-     * charge, and stores the claimed answer with it (SPEC 5, steps 3 and 4). The natural keys live inside the
+     * charge, and stores the claimed answer with it (docs/idempotency.md, steps 3 and 4). The natural keys live inside the
      * script: when one already names an order of the same request, that order is the answer and nothing is
      * charged twice; when it names one of another request, nothing is placed. The script runs only while the
      * execution still owns its claim; one that outlived its lease places nothing and fails with
@@ -71,7 +71,7 @@ public class OrderService implements OrderPlacement {
 
     /**
      * Cancels an order: the provider's refund first, then one script that restocks, books the REFUND with the
-     * provider's reference and flips the status (SPEC 5, steps 3 and 4: after the claim, before the commit); the
+     * provider's reference and flips the status (docs/idempotency.md, steps 3 and 4: after the claim, before the commit); the
      * unchanged order, with no provider call, once it is cancelled. The provider idempotency key is derived from the
      * order itself (tenant, order id, payment id), never from the caller's key: every cancellation of one order, with
      * any key, by any principal, on either surface, at once or later, asks the provider for the same refund, so money

@@ -71,7 +71,8 @@ public enum ProblemType {
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 
     /**
-     * Refusals that are outcomes of their own (SPEC 12, 13): a shed of an overloaded instance and a brake; 503s that
+     * Refusals that are outcomes of their own (docs/load.md, docs/runbooks/brakes.md): a shed of an overloaded instance
+     * and a brake; 503s that
      * are never failures of the availability SLI.
      */
     public static final Set<ProblemType> OWN_OUTCOMES = EnumSet.of(OVERLOADED, BRAKED);

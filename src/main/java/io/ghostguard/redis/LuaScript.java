@@ -91,7 +91,7 @@ public final class LuaScript {
     /**
      * Runs the script on a connection of its own with the command deadline measured at the store
      * ({@link RedisCalls#atStore}); with {@code replicas > 0}, also {@code WAIT replicas timeout} in the same batch on
-     * the same connection, so the acknowledgements counted are those of this script's writes (SPEC 5). Answers the
+     * the same connection, so the acknowledgements counted are those of this script's writes (docs/idempotency.md). Answers the
      * reply and the number of replicas that acknowledged (0 without WAIT).
      */
     public Uni<Replied> run(RedisCalls calls, String operation, List<String> keys, List<String> args, int replicas,

@@ -8,7 +8,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Readiness that a bad rollout cannot pass (SPEC 7): an instance that has never completed a round trip to Redis (a
+ * Readiness that a bad rollout cannot pass (docs/deployment.md): an instance that has never completed a round trip to Redis (a
  * wrong address, password or ACL) is not ready, and it is ready only once it is warm ({@link StoreWarmup}: scripts
  * loaded, pool open). From then on, whether Redis answers a PING within the command deadline is data of the check,
  * never its status: while Redis is away every pod keeps serving fast 503 problem documents with Retry-After from

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The commit of a claimed answer folded into the script of its effect ({@code redis/lib/commit.lua}), so that
- * effect and commit are one script and one round trip (SPEC 5, step 4). The gate that holds the claim builds
+ * effect and commit are one script and one round trip (docs/idempotency.md, step 4). The gate that holds the claim builds
  * it; the repository that runs the effect names which of its outcomes is the created answer and which the found
  * one, and reads the {@link State} back from the reply as a value.
  *

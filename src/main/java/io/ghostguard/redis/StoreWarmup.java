@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Warms the instance up before it may be ready (SPEC 7): one successful round trip to Redis proves the address,
+ * Warms the instance up before it may be ready (docs/deployment.md): one successful round trip to Redis proves the address,
  * password and ACL; then every Lua script is loaded ({@code SCRIPT LOAD}, so the first requests run them by SHA instead
  * of paying NOSCRIPT and EVAL) and the connection pool is opened (a PING per pool slot, all at once), so that the
  * first burst of requests does not queue behind connections being made. Tried at start and again

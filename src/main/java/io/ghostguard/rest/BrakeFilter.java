@@ -17,7 +17,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
- * The brakes on REST (SPEC 13), right after identity and before any limit, claim or effect: a braked call is
+ * The brakes on REST (docs/runbooks/brakes.md), right after identity and before any limit, claim or effect: a braked call is
  * answered 503 {@code braked} and nothing else runs. The response filter counts the caller's refusals for the
  * automatic brake: schema violations and other 400s, 429s, and the gate's 409 in progress and 422 key reuse.
  */

@@ -9,7 +9,7 @@ import java.util.Collection;
  * Everything the gate knows of one call once its token is verified, decided once per call for both surfaces:
  * who acts (tenant and {@code sub}), the caller-type label for telemetry, the limits tier and the scopes. The
  * label may come from a User-Agent or a gateway header; the tier never does: it is the token's
- * {@code caller_type} claim, else the surface (SPEC 9).
+ * {@code caller_type} claim, else the surface (docs/security-and-limits.md).
  */
 public record Access(Actor actor, CallerClassification caller, CallerType tier, SecurityIdentity identity) {
 

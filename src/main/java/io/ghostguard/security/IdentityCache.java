@@ -98,7 +98,7 @@ public class IdentityCache {
     /**
      * Who a bearer token names, when this exact token (by the SHA-256 of its characters) was verified before and its
      * identity would be served now; else null (never verified, forged, expired, or verified under signing keys that
-     * changed). No signature is checked and nothing is counted: for admission control (SPEC 12), which decides before
+     * changed). No signature is checked and nothing is counted: for admission control (docs/load.md), which decides before
      * authentication. Every later decision still uses the identity authentication builds.
      */
     public Verified verified(String token) {

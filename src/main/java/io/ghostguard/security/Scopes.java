@@ -13,13 +13,15 @@ public final class Scopes {
     public static final String INVENTORY_WRITE = "inventory:write";
 
     /**
-     * Set and lift brakes within the token's own tenant (SPEC 13): an operator's scope, never granted to agents (a
+     * Set and lift brakes within the token's own tenant (docs/runbooks/brakes.md): an operator's scope, never granted
+     * to agents (a
      * token whose {@code caller_type} is {@code agent} is refused even with it); not one of the API scopes below.
      */
     public static final String OPS_BRAKE = "ops:brake";
 
     /**
-     * Set and lift brakes beyond the token's own tenant (SPEC 13): another tenant's principals or the tenant itself,
+     * Set and lift brakes beyond the token's own tenant (docs/runbooks/brakes.md): another tenant's principals or the
+     * tenant itself,
      * a caller type, or the whole service; lists every brake. A platform operator's scope, never granted to agents.
      */
     public static final String OPS_BRAKE_PLATFORM = "ops:brake-platform";

@@ -35,7 +35,8 @@ public class TokenClaims implements SecurityIdentityAugmentor {
         }
         String subject = token.getSubject();
         if (subject == null || subject.isBlank()) {
-            // The principal is sub and nothing else (SPEC 8): a token without one names nobody and is refused (401).
+            // The principal is sub and nothing else (docs/security-and-limits.md): a token without one names nobody and
+            // is refused (401).
             return Uni.createFrom().failure(new AuthenticationFailedException("token without sub"));
         }
         QuarkusSecurityIdentity.Builder augmented = QuarkusSecurityIdentity.builder(identity);

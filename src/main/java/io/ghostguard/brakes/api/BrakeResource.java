@@ -33,7 +33,8 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * The operator API of the brakes (SPEC 13): list, set and lift. A platform operator's surface, kept out of the API
+ * The operator API of the brakes (docs/runbooks/brakes.md): list, set and lift. A platform operator's surface, kept out
+ * of the API
  * document that agents read; an agent's token (by its verified tier) is refused here even with the scope. Its reach is
  * explicit: {@code ops:brake} acts within the token's own tenant (its principals and the tenant itself), and every
  * other scope (another tenant's, a caller type, {@code all}) needs {@code ops:brake-platform}, which also lists every
