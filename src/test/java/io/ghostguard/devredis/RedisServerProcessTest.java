@@ -43,9 +43,9 @@ class RedisServerProcessTest {
             String claim = LuaScript.load("idempotency-claim", "gcra", "claim").source();
             String newKeys = dev(Keyspace.NEW_KEYS, "p");
             String writes = dev(Keyspace.RATE_LIMIT, "writes:p");
-            assertTrue(redis.command("EVAL", claim, "3", idem, newKeys, writes, pending, "30000",
+            assertTrue(redis.command("EVAL", claim, "4", idem, newKeys, writes, idem + ":gone:owner", pending, "30000",
                 "10", "3600000", "10", "60000").startsWith("claimed"));
-            assertTrue(redis.command("EVAL", claim, "3", idem, newKeys, writes, pending, "30000",
+            assertTrue(redis.command("EVAL", claim, "4", idem, newKeys, writes, idem + ":gone:owner", pending, "30000",
                 "10", "3600000", "10", "60000").startsWith("existing"), "a twin finds the claim");
             redis.command("HSET", dev(Keyspace.INVENTORY, "mug"), "available", "5", "unitPrice", "100", "currency", "EUR",
                 "version", "1");
