@@ -6,9 +6,10 @@ import io.vertx.core.Context;
 import io.vertx.core.impl.ContextInternal;
 
 /**
- * Marks, on the request's own Vert.x context, that its answer is a refusal that is an outcome of its own (a brake or
- * a shed, {@link ProblemType#OWN_OUTCOMES}), so that admission control, which sees only the status when the answer
- * is written, never takes such a 503 for a failure of the service.
+ * Marks, on the request's own Vert.x context, that its answer is a brake's refusal, so that admission control, which
+ * sees only the status when the answer is written, never takes that 503 for a failure of the service. (A shed never
+ * held a slot; a 503 {@code overloaded} of a starved instance, given after it held one, is the service's own
+ * slowness and lowers the limit like any answer past the objective.)
  */
 public final class OwnOutcomeMark {
 
@@ -17,10 +18,10 @@ public final class OwnOutcomeMark {
     private OwnOutcomeMark() {
     }
 
-    /** Marks the current request when {@code problem} is a brake or a shed. */
+    /** Marks the current request when {@code problem} is a brake's refusal. */
     static void note(Problem problem) {
         if (problem.status() == 503 && VertxContext.isOnDuplicatedContext()
-            && ProblemType.of(problem).filter(ProblemType.OWN_OUTCOMES::contains).isPresent()) {
+            && ProblemType.of(problem).filter(ProblemType.BRAKED::equals).isPresent()) {
             ContextLocals.put(KEY, Boolean.TRUE);
         }
     }

@@ -19,6 +19,7 @@ public class ProblemWriter {
 
     /** Sets the status and content type and ends the response with the document; headers already set stay. */
     public void end(HttpServerResponse response, Problem problem) {
+        OwnOutcomeMark.note(problem);
         try {
             response.setStatusCode(problem.status())
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)

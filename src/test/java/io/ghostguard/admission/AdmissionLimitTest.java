@@ -116,4 +116,31 @@ class AdmissionLimitTest {
         assertEquals(before, limit(), "braked answers say nothing of the service");
         assertEquals(204, as(operator).delete("/admin/v1/brakes/tenant:" + tenant).statusCode());
     }
+
+    /** The same on MCP: messages of a braked caller, refused by the protocol layer, leave the limit where it was. */
+    @Test
+    void brakedMcpMessagesLeaveTheLimitWhereItWas() throws Exception {
+        String tenant = "brm" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+        String operator = Tokens.token().tenant(tenant).subject(unique("sre")).callerType("human")
+            .scopes(io.ghostguard.security.Scopes.OPS_BRAKE).sign();
+        String agent = Tokens.token().tenant(tenant).subject(unique("agent")).callerType("agent").sign();
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+        Response set = as(operator).contentType("application/json")
+            .body("{\"mode\":\"all\",\"reason\":\"runaway\",\"ttlSeconds\":120}")
+            .put("/admin/v1/brakes/tenant:" + tenant);
+        assertEquals(200, set.statusCode(), set.asString());
+        io.ghostguard.support.Await.until("the brake holds on MCP", java.time.Duration.ofSeconds(10),
+            () -> as(agent).contentType("application/json").accept("application/json, text/event-stream")
+                .body(initialize).post("/mcp").statusCode() == 503);
+        double before = limit();
+        for (int i = 0; i < 30; i++) {
+            Response braked = as(agent).contentType("application/json").accept("application/json, text/event-stream")
+                .body(initialize).post("/mcp");
+            assertEquals(503, braked.statusCode(), braked.asString());
+            assertTrue(braked.asString().contains("/braked"), braked.asString());
+        }
+        assertEquals(before, limit(), "braked MCP messages say nothing of the service");
+        assertEquals(204, as(operator).delete("/admin/v1/brakes/tenant:" + tenant).statusCode());
+    }
 }
