@@ -258,17 +258,14 @@ public class AdmissionControl {
         HttpServerRequest request = context.request();
         retryAfter.admitted();
         Context own = Vertx.currentContext();
-        long timer = request.isEnded() ? -1 : vertx.setTimer(readDeadlineMillis, fired -> {
-            if (!request.isEnded()) {
-                // The body is not in after the read deadline: the client holds the slot, not the service. The slot is
-                // freed here (a reset connection does not always reach the routing context's end handlers).
-                ticket.ignore();
-                context.response().reset();
-            }
-        });
+        long[] timer = {-1};
+        if (bodyExpected(request)) {
+            readDeadline(context, ticket, timer, readDeadlineMillis);
+        }
         context.addEndHandler(ended -> {
-            if (timer >= 0) {
-                vertx.cancelTimer(timer);
+            if (timer[0] >= 0) {
+                vertx.cancelTimer(timer[0]);
+                timer[0] = -1;
             }
             int status = context.response().getStatusCode();
             boolean ownOutcome = OwnOutcomeMark.marked(own);
@@ -284,6 +281,52 @@ public class AdmissionControl {
             }
         });
         context.next();
+    }
+
+    /**
+     * Whether the request has a body still to come: one declared (a length above zero, or chunked; over HTTP/2 one
+     * not yet ended). A request without a body is complete with its headers: whatever the service then takes to
+     * answer, no read deadline applies to it.
+     */
+    static boolean bodyExpected(HttpServerRequest request) {
+        if (request.isEnded()) {
+            return false;
+        }
+        if (request.version() == HttpVersion.HTTP_2) {
+            return true;
+        }
+        if (request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
+            return true;
+        }
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return length != null && !"0".equals(length.trim());
+    }
+
+    /**
+     * The read deadline covers only the wait for the body: from the moment a layer starts reading it (REST, MCP, or
+     * the capped read of a chunked body after authentication) until it is in. While the service works before it
+     * reads (authentication, filters calling Redis), the request waits for the service, not the client, and the
+     * deadline is looked at again later; once the body is in it no longer applies. Past it the client holds the slot,
+     * not the service: the slot is freed here (a reset connection does not always reach the routing context's end
+     * handlers) and the connection is reset.
+     */
+    private void readDeadline(RoutingContext context, AdmissionLimiter.Ticket ticket, long[] timer, long delayMillis) {
+        timer[0] = vertx.setTimer(delayMillis, fired -> {
+            timer[0] = -1;
+            HttpServerRequest request = context.request();
+            if (context.response().ended() || request.isEnded() || ProcessingTime.bodyIn(context)
+                || context.body().buffer() != null) {
+                return;
+            }
+            Long since = ProcessingTime.readingSince(context);
+            long waitedMillis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+            if (since == null || waitedMillis < readDeadlineMillis) {
+                readDeadline(context, ticket, timer, Math.max(1, readDeadlineMillis - waitedMillis));
+                return;
+            }
+            ticket.ignore();
+            context.response().reset();
+        });
     }
 
     /**

@@ -259,8 +259,8 @@ public interface OrdersConfig {
         double unverifiedShare();
 
         /**
-         * The longest an admitted request may take to send its body: past it the connection is closed and the slot
-         * freed, so no client holds admission by never finishing its upload; default 5 s.
+         * The longest an admitted request may take to send its body once the service reads it: past it the connection
+         * is closed and the slot freed, so no client holds admission by never finishing its upload; default 5 s.
          */
         @WithDefault("PT5S")
         @DurationMin(millis = 1, message = POSITIVE)

@@ -1,6 +1,7 @@
 package io.ghostguard.input;
 
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.telemetry.ProcessingTime;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -40,7 +41,15 @@ public class BodySizeLimit {
                 return;
             }
             if (declared != null || context.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
-                context.addHeadersEndHandler(ignored -> closeIfUnread(context));
+                // The end handler is registered now: the platform refuses a new one once the answer is being
+                // written, which is when the headers-end handler decides.
+                boolean[] close = {false};
+                context.addHeadersEndHandler(ignored -> close[0] = closeIfUnread(context));
+                context.addEndHandler(ignored -> {
+                    if (close[0]) {
+                        context.request().connection().close();
+                    }
+                });
             }
             context.next();
         });
@@ -50,6 +59,7 @@ public class BodySizeLimit {
                 if (readsHere(context)) {
                     // Read the body here, capped, so an oversized one fails with 413 (the REST layer then uses the
                     // buffered body instead of reading the stream itself).
+                    ProcessingTime.reading(context);
                     chunked.handle(context);
                 } else {
                     context.next();
@@ -59,15 +69,16 @@ public class BodySizeLimit {
 
     /**
      * An answer to an unauthenticated request (401, 404, 413, ...) given while its body is still unread closes the
-     * connection once written: the platform would otherwise keep the connection and the part of the body it already
-     * took off the socket (up to about 64 KB per connection, on the heap) until the client finishes or the idle
-     * timeout. A shed (503) is admission's to decide and keeps its connection.
+     * connection once written (decided when its headers are written): the platform would otherwise keep the
+     * connection and the part of the body it already took off the socket (up to about 64 KB per connection, on the
+     * heap) until the client finishes or the idle timeout. A shed (503) is admission's to decide and keeps its connection.
      */
-    private static void closeIfUnread(RoutingContext context) {
+    private static boolean closeIfUnread(RoutingContext context) {
         if (context.user() == null && !context.request().isEnded() && context.response().getStatusCode() != 503) {
             context.response().putHeader(HttpHeaders.CONNECTION, "close");
-            context.addEndHandler(ignored -> context.request().connection().close());
+            return true;
         }
+        return false;
     }
 
     /** A body without a declared length, of an authenticated request. */

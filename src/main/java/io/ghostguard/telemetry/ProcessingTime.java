@@ -96,6 +96,16 @@ public class ProcessingTime {
         }
     }
 
+    /** When a layer started waiting for the body (REST, MCP, the capped read of a chunked one), else null. */
+    public static Long readingSince(RoutingContext context) {
+        return context.get(READING);
+    }
+
+    /** Whether a layer has received the request's whole body. */
+    public static boolean bodyIn(RoutingContext context) {
+        return context.get(RECEIVED) != null;
+    }
+
     /**
      * Adds time a route handler spent reading the body before the REST layer (a body without a declared length is
      * read once the request is authenticated) to the request's wait for its upload.
