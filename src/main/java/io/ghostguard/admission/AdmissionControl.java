@@ -177,7 +177,8 @@ public class AdmissionControl {
         HttpServerRequest request = context.request();
         String path = routedPath(context);
         boolean mcp = path.equals(mcpPath);
-        if (!(path.startsWith(Routes.API + "/") || mcp && request.method() == HttpMethod.POST)) {
+        // The event stream (GET) lives as long as its session and is no unit of work; every other MCP message is.
+        if (!(path.startsWith(Routes.API + "/") || mcp && request.method() != HttpMethod.GET)) {
             context.next();
             return;
         }
@@ -434,18 +435,6 @@ public class AdmissionControl {
      * segments removed) with repeated slashes folded, as the REST layer matches it.
      */
     static String routedPath(RoutingContext context) {
-        String path = context.normalizedPath();
-        return path.contains("//") ? foldSlashes(path) : path;
-    }
-
-    static String foldSlashes(String path) {
-        StringBuilder folded = new StringBuilder(path.length());
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c != '/' || folded.length() == 0 || folded.charAt(folded.length() - 1) != '/') {
-                folded.append(c);
-            }
-        }
-        return folded.toString();
+        return Routes.routed(context.normalizedPath());
     }
 }

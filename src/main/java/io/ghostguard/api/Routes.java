@@ -42,4 +42,36 @@ public final class Routes {
 
     private Routes() {
     }
+
+    /**
+     * The path as the server routes it, from Vert.x's normalized path (percent-encoded unreserved characters decoded,
+     * dot segments removed): matrix parameters dropped from every segment ({@code /api;x/v1} is {@code /api/v1}, as
+     * the security layer and the REST layer read it), repeated slashes folded and a trailing slash dropped (an exact
+     * route matches with or without it). Whatever spelling a client sends, admission and the MCP origin check decide
+     * on the path that is served.
+     */
+    public static String routed(String normalized) {
+        if (normalized == null || normalized.isEmpty()) {
+            return "/";
+        }
+        StringBuilder routed = new StringBuilder(normalized.length());
+        boolean inMatrix = false;
+        for (int i = 0; i < normalized.length(); i++) {
+            char c = normalized.charAt(i);
+            if (c == '/') {
+                inMatrix = false;
+                if (routed.length() == 0 || routed.charAt(routed.length() - 1) != '/') {
+                    routed.append('/');
+                }
+            } else if (c == ';') {
+                inMatrix = true;
+            } else if (!inMatrix) {
+                routed.append(c);
+            }
+        }
+        if (routed.length() > 1 && routed.charAt(routed.length() - 1) == '/') {
+            routed.setLength(routed.length() - 1);
+        }
+        return routed.length() == 0 ? "/" : routed.toString();
+    }
 }

@@ -1,6 +1,7 @@
 package io.ghostguard.mcp;
 
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.api.Routes;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
@@ -35,7 +36,7 @@ public class McpOrigins {
 
     void install(@Observes Router router) {
         router.route().order(Pipeline.ROUTE_MCP_ORIGIN).handler(context -> {
-            String requestPath = context.request().path();
+            String requestPath = Routes.routed(context.normalizedPath());
             String origin = context.request().getHeader("Origin");
             boolean mcp = requestPath.equals(path) || requestPath.startsWith(path + "/");
             if (mcp && origin != null && !allowed.contains(origin)) {

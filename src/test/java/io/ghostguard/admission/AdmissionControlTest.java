@@ -234,7 +234,7 @@ class AdmissionControlTest {
         try (Socket first = hold(agent, unique("held"), body); Socket second = hold(agent, unique("held"), body)) {
             Await.until("both held placements are in flight", Duration.ofSeconds(10), () -> inFlight() >= 2);
             for (String path : List.of("/api/v1/orders", "//api/v1/orders", "/%61pi/v1/orders",
-                "/api//v1/orders")) {
+                "/api//v1/orders", "/api;x/v1/orders", "/api/v1;x/orders", "/api/v1/orders/")) {
                 String[] answer = raw(path, agent, unique("k"), body);
                 assertEquals("503", answer[0], path + ": " + answer[1]);
                 assertTrue(answer[1].contains("/overloaded"), answer[1]);

@@ -154,7 +154,10 @@ class AdmissionFairnessTest {
 
     @Test
     void theRoutedPathFoldsRepeatedSlashesAndOnlyABearerTokenIsLookedUp() {
-        assertEquals("/api/v1/orders", AdmissionControl.foldSlashes("//api//v1///orders"));
+        assertEquals("/api/v1/orders", io.ghostguard.api.Routes.routed("//api//v1///orders"));
+        assertEquals("/api/v1/orders", io.ghostguard.api.Routes.routed("/api;x/v1;y=1/orders/"));
+        assertEquals("/mcp", io.ghostguard.api.Routes.routed("/mcp/"));
+        assertEquals("/mcp/sse", io.ghostguard.api.Routes.routed("/mcp;a/sse"));
         assertEquals("abc.def.ghi", AdmissionControl.bearer("Bearer abc.def.ghi"));
         assertEquals("abc", AdmissionControl.bearer("bearer abc"));
         assertNull(AdmissionControl.bearer("Basic abc"));
