@@ -1,7 +1,7 @@
 package io.ghostguard.input;
 
 import io.ghostguard.api.Pipeline;
-import io.ghostguard.telemetry.ProcessingTime;
+import io.ghostguard.api.UploadMarks;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -22,7 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * given before the body was read, to an unauthenticated request, closes the connection and drops that queue: an
  * unauthenticated client holds bytes only from its headers to its answer, on at most
  * {@code quarkus.http.limits.max-connections} connections. The time spent waiting for an authenticated upload is the
- * client's, not the latency SLI's (ProcessingTime measures it).
+ * client's, not the latency SLI's (the latency timer leaves it out).
  */
 @ApplicationScoped
 public class BodySizeLimit {
@@ -59,7 +59,7 @@ public class BodySizeLimit {
                 if (readsHere(context)) {
                     // Read the body here, capped, so an oversized one fails with 413 (the REST layer then uses the
                     // buffered body instead of reading the stream itself).
-                    ProcessingTime.reading(context);
+                    UploadMarks.reading(context);
                     chunked.handle(context);
                 } else {
                     context.next();

@@ -29,7 +29,7 @@ public class ProcessingTime {
     /** Routing-context key of the moment the body was in. */
     private static final String RECEIVED = ProcessingTime.class.getName() + ".received";
     /** Routing-context key of the moment a layer started waiting for the body. */
-    private static final String READING = ProcessingTime.class.getName() + ".reading";
+    private static final String READING = io.ghostguard.api.UploadMarks.READING;
     /** Routing-context key of the moment the route handler that reads a body without a declared length began. */
     private static final String CHUNKED_READ = ProcessingTime.class.getName() + ".chunked";
     /** Routing-context key of the time already spent waiting for the body ahead of the REST layer, in nanoseconds. */
@@ -82,7 +82,7 @@ public class ProcessingTime {
 
     /** Marks the moment a layer starts waiting for the request's body (REST, or the MCP protocol layer). */
     public static void reading(RoutingContext context) {
-        context.put(READING, System.nanoTime());
+        io.ghostguard.api.UploadMarks.reading(context);
     }
 
     /**
