@@ -124,10 +124,10 @@ class ReadmeMapTest {
 
     @Test
     void requestPathNamesEveryPipelineStepInItsOrder() throws IOException {
-        String path = section(text(README), "Architecture", 2);
+        String path = section(text(ARCHITECTURE), "The request path", 2);
         Map<String, Integer> steps = pipelineSteps();
         Set<String> named = new TreeSet<>(matches(PIPELINE_STEP, path, 1));
-        assertEquals(steps.keySet(), named, "the Pipeline steps the README's request path names");
+        assertEquals(steps.keySet(), named, "the Pipeline steps docs/architecture.md's request path names");
 
         Set<String> restFilters = new TreeSet<>();
         for (Path source : mainSources()) {
@@ -135,13 +135,13 @@ class ReadmeMapTest {
         }
         List<String> routes = firstOccurrences(path).stream().filter(step -> step.startsWith("ROUTE_")).toList();
         List<String> filters = firstOccurrences(path).stream().filter(restFilters::contains).toList();
-        assertEquals(sortedBy(routes, steps), routes, "route handlers in the README in Pipeline order");
-        assertEquals(sortedBy(filters, steps), filters, "REST filters in the README in Pipeline order");
+        assertEquals(sortedBy(routes, steps), routes, "route handlers of the request path in Pipeline order");
+        assertEquals(sortedBy(filters, steps), filters, "REST filters of the request path in Pipeline order");
     }
 
     @Test
     void requestPathNamesEveryClassThatInstallsAStep() throws IOException {
-        String path = section(text(README), "Architecture", 2);
+        String path = section(text(ARCHITECTURE), "The request path", 2);
         Set<String> installers = new TreeSet<>();
         for (Path source : mainSources()) {
             String code = read(source);
