@@ -53,7 +53,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The storm harness (SPEC 12, issue 27): an open-loop arrival rate of order placements against one instance, from
+ * The storm harness (docs/load.md, issue 27): an open-loop arrival rate of order placements against one instance, from
  * many principals of several tenants (agents and people), each intent with a client timeout and a retry policy that
  * resends the same Idempotency-Key and body; a steady phase at the plateau, storms at 2x and 4x, and a recovery
  * phase. Prints one line per second, a summary per phase, the service's own metrics, and a check of Redis: one order
@@ -724,7 +724,7 @@ public final class Storm {
      * {@code --polite-interval-ms}, honouring Retry-After and retrying the same key. First the polite principals run
      * alone ({@code --calm} seconds: their calm goodput), then with the flood ({@code --flood} seconds). Prints their
      * goodput in both and its ratio, all useful work during the flood against the plateau, and the refusals slower
-     * than 200 ms or without Retry-After. Targets (SPEC 12, fairness) are printed, never enforced.
+     * than 200 ms or without Retry-After. Targets (docs/load.md, fairness) are printed, never enforced.
      */
     private int flood() throws Exception {
         System.out.printf(Locale.ROOT, "flood: %s, %d cores, %s, load average at start %s%n", options.base,
@@ -1555,7 +1555,7 @@ public final class Storm {
             + "\",\"quantity\":1}],\"currency\":\"EUR\",\"paymentToken\":\"tok_ok\"}";
     }
 
-    /** An RS256 token with the claims the service reads (SPEC 8), signed with the run's key. */
+    /** An RS256 token with the claims the service reads (docs/security-and-limits.md), signed with the run's key. */
     private String token(String tenant, String subject, String callerType) throws GeneralSecurityException {
         long now = System.currentTimeMillis() / 1000;
         Base64.Encoder url = Base64.getUrlEncoder().withoutPadding();
@@ -1813,7 +1813,7 @@ public final class Storm {
         }
     }
 
-    /** One attempt's outcome, classified as SPEC 12 counts it. */
+    /** One attempt's outcome, classified as docs/load.md counts it. */
     private static final class Answer {
         final Kind kind;
         final String label;
@@ -1857,7 +1857,7 @@ public final class Storm {
             return new Answer(kind, label, retryAfter, null);
         }
 
-        /** What SPEC 12 allows under load: 2xx, 409 and 429 with Retry-After, 503 overloaded with Retry-After. */
+        /** What docs/load.md allows under load: 2xx, 409 and 429 with Retry-After, 503 overloaded with Retry-After. */
         static boolean allowed(String label) {
             return label.matches("2\\d\\d|timeout|409:[^:]+:retry-after|429:[^:]+:retry-after|503:overloaded:retry-after");
         }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The storm harness (SPEC 12, docs/load.md), on loopback only: the packaged service as deployed (bearer tokens
+# The storm harness (docs/load.md), on loopback only: the packaged service as deployed (bearer tokens
 # signed with a key pair made for this run, limits on with quotas roomy enough not to hide the overload, telemetry
 # exported to a sink that keeps nothing) on its own redis-server, then src/bench/Storm.java against it: a closed-loop
 # ramp that measures the plateau (unless one is given), a steady phase at it, storms at 2x and 4x, a recovery phase,

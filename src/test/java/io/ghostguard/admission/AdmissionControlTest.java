@@ -32,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Admission control (SPEC 12) with a fixed limit of two requests in flight, of which people are guaranteed one:
+ * Admission control (docs/load.md) with a fixed limit of two requests in flight, of which people are guaranteed one:
  * while two agent placements are in flight (their bodies still coming), the next agent request is refused at once
  * with 503 {@code overloaded} and Retry-After, and nothing of it runs; a person still gets in, and a retry of a key
  * the instance admitted is not refused.

@@ -45,7 +45,7 @@ import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * Brakes on REST (SPEC 13): an operator brakes one principal, one caller type or one tenant through the operator
+ * Brakes on REST (docs/runbooks/brakes.md): an operator brakes one principal, one caller type or one tenant through the operator
  * API, the braked calls get 503 {@code braked} before any claim or effect, others are unaffected, a brake with an
  * expiry says when to come back and ends by itself, lifting it lets the same request through, a brake declared in
  * configuration holds and cannot be lifted through the API, agents never operate brakes, and a principal whose

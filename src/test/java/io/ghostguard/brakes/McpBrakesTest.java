@@ -24,7 +24,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Brakes on MCP (SPEC 13), in {@link BrakesTest}'s profile (an automatic brake after five refusals): a principal's
+ * Brakes on MCP (docs/runbooks/brakes.md) in {@link BrakesTest}'s profile (an automatic brake after five refusals): a principal's
  * malformed messages and refused tool calls brake it by themselves, as its REST refusals do; a brake of mode
  * {@code all} stops every message of the caller, its event streams included (an open one ends at its next ping),
  * while one of mode {@code writes} leaves its reads and streams alone.

@@ -44,7 +44,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * One specification of the gate (SPEC 5), run against both surfaces: the limits count every write, declines
+ * One specification of the gate (docs/idempotency.md), run against both surfaces: the limits count every write, declines
  * included, before anything reaches the payment provider; the tier is the token's claim or the surface, never a
  * User-Agent; the principal is {@code sub}; replays, reuses and running twins are decided before anything outside Redis runs; and
  * no execution ever voids the authorisation of a live order. The provider is the recording double.

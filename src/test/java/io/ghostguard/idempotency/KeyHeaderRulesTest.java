@@ -17,7 +17,7 @@ import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
 /**
- * The key headers and the fingerprint mean one thing each (SPEC 5): an ambiguous key is refused before anything
+ * The key headers and the fingerprint mean one thing each (docs/idempotency.md): an ambiguous key is refused before anything
  * runs, and one request spelled two ways is one request.
  */
 @QuarkusTest

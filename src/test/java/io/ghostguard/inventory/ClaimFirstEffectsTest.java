@@ -44,7 +44,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every effect checks its claim before it applies anything (SPEC 5), at the level of the scripts: a committing
+ * Every effect checks its claim before it applies anything (docs/idempotency.md), at the level of the scripts: a committing
  * script whose claim is gone, or another's, or runs out while Redis stalls, changes nothing at all; and an
  * adjustment has a natural key of its own, so a retry whose stored answer is gone still applies it once.
  */

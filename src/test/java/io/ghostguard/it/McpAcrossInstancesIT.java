@@ -20,7 +20,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * MCP on any pod (SPEC 10): two instances of the packaged service on one Redis, as the HPA runs them behind one
+ * MCP on any pod (docs/mcp.md): two instances of the packaged service on one Redis, as the HPA runs them behind one
  * Service without affinity. A session opened on A works on B and back, message by message (the tool list, a read
  * tool, a write tool and its replay, the event stream); another principal's requests naming it are 404 on both;
  * the session cap counts sessions opened on either; a session closed on B is gone on A; an instance that stops ends

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Nothing a client sends to the MCP endpoint grows the heap for good (SPEC 10, issue 26): thousands of malformed
+ * Nothing a client sends to the MCP endpoint grows the heap for good (docs/mcp.md, issue 26): thousands of malformed
  * messages (issue 26's among them, with 60 KB ids), messages without a session, with unknown and foreign session ids,
  * and well-formed messages the extension serves but knows nothing of (unknown tools, prompts, resources and methods,
  * each with its own id), all against the packaged service. Every one is answered, every one is timed by the HTTP

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Readiness that a bad rollout cannot pass (SPEC 7), on the packaged service: an instance that never completed a
+ * Readiness that a bad rollout cannot pass (docs/deployment.md), on the packaged service: an instance that never completed a
  * round trip to Redis stays live but never becomes ready, and says why in plain words; an instance that was ready
  * stays ready through a later Redis outage and answers fast 503 problem documents meanwhile.
  */

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A short storm (SPEC 12) against the packaged service, limits on as deployed: the storm harness
+ * A short storm (docs/load.md) against the packaged service, limits on as deployed: the storm harness
  * ({@code src/bench/Storm.java}, run as its own process by the JDK's source launcher) measures the plateau with a
  * short closed-loop ramp, then sends an open-loop arrival rate of placements at it, at 2x and at 4x and at it again,
  * from agents and people of two tenants that time out and resend the same key and body. Nothing is placed twice,

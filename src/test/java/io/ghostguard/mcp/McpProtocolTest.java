@@ -32,7 +32,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The protocol layer of the MCP endpoint (SPEC 10) against the running service: every malformed message gets a
+ * The protocol layer of the MCP endpoint (docs/mcp.md) against the running service: every malformed message gets a
  * JSON-RPC error with 400 (never a 500, never silence) and is counted, no connection is made for anything but a
  * valid initialize, sessions are checked before the extension sees a message, and the event stream lives as long as
  * its session. The issue 26 messages are among them.

@@ -40,7 +40,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The MCP surface as SRE sees and bounds it (SPEC 10): every series labelled with the call's caller type and its
+ * The MCP surface as SRE sees and bounds it (docs/mcp.md): every series labelled with the call's caller type and its
  * tool, outcomes split into refusals and failures, no client-chosen label values, scoped and bounded sessions.
  */
 @QuarkusTest
