@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.metrics;
