@@ -56,9 +56,6 @@ public interface OrdersConfig {
     /** Stock settings. */
     InventoryConfig inventory();
 
-    /** The MCP tool surface. */
-    McpConfig mcp();
-
     /** Admission control before the gate (docs/load.md). */
     AdmissionConfig admission();
 
@@ -279,38 +276,6 @@ public interface OrdersConfig {
         /** Whether fairness between principals applies (off only to measure without it); default true. */
         @WithDefault("true")
         boolean enabled();
-    }
-
-    /** The MCP tool surface (docs/mcp.md). */
-    interface McpConfig {
-        /**
-         * Origins a browser-based MCP client may call from; a request with any other {@code Origin} header is
-         * refused (DNS rebinding). Clients that are not browsers send none. Default: none allowed.
-         */
-        Optional<List<String>> allowedOrigins();
-
-        /**
-         * Open MCP sessions one principal of a tenant may hold at once, on all instances together; opening one more
-         * is refused (429) until one is closed or idles out ({@code session-idle-timeout}). Default 10.
-         */
-        @WithDefault("10")
-        int maxSessionsPerPrincipal();
-
-        /**
-         * How long an MCP session lives without a message on any instance; then its id is unknown (404) and its
-         * slot free. Positive; default 10 minutes.
-         */
-        @WithDefault("PT10M")
-        @DurationMin(millis = 1, message = POSITIVE)
-        Duration sessionIdleTimeout();
-
-        /**
-         * How often an open event stream (GET /mcp) gets a comment line and checks that its session still lives
-         * and that it is still the session's newest stream. Positive; default 15 seconds.
-         */
-        @WithDefault("PT15S")
-        @DurationMin(millis = 1, message = POSITIVE)
-        Duration streamPing();
     }
 
     /** Limits per tenant and principal, with values per caller type ({@code human}, {@code agent}, ...). */

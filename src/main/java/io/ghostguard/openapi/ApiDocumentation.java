@@ -1,6 +1,7 @@
 package io.ghostguard.openapi;
 
 import io.ghostguard.idempotency.IdempotencyKey;
+import io.ghostguard.limits.RateLimitHeaders;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import java.math.BigDecimal;
@@ -97,17 +98,17 @@ public class ApiDocumentation implements OASFilter {
 
     /** The IETF RateLimit headers every response of a limited request carries. */
     private static void rateLimitHeaders(APIResponse response) {
-        if (response.getHeaders() != null && response.getHeaders().containsKey("RateLimit")) {
+        if (response.getHeaders() != null && response.getHeaders().containsKey(RateLimitHeaders.STATE)) {
             return;
         }
         Header policy = stringHeader("The policy that applied, for example \"writes\";q=60;w=60 (quota per window "
             + "in seconds); sent whenever limits are on.", 100);
         policy.getSchema().pattern("^\"[a-z-]+\";q=[0-9]+;w=[0-9]+$");
-        response.addHeader("RateLimit-Policy", policy);
+        response.addHeader(RateLimitHeaders.POLICY, policy);
         Header state = stringHeader("What remains of it, for example \"writes\";r=59;t=1 (remaining, seconds "
             + "until the quota is whole again).", 100);
         state.getSchema().pattern("^\"[a-z-]+\";r=[0-9]+;t=[0-9]+$");
-        response.addHeader("RateLimit", state);
+        response.addHeader(RateLimitHeaders.STATE, state);
     }
 
     /** Adds a response unless the operation documents that status already; returns the response. */
@@ -126,10 +127,10 @@ public class ApiDocumentation implements OASFilter {
      * it (429, 503), not when only some do (409: a running twin has it, insufficient stock does not).
      */
     static void retryAfter(APIResponse response, boolean always) {
-        if (response.getHeaders() == null || !response.getHeaders().containsKey("Retry-After")) {
+        if (response.getHeaders() == null || !response.getHeaders().containsKey(RateLimitHeaders.RETRY_AFTER)) {
             // Windows are configurable, so a spend cap's wait has no smaller honest bound than the int32 range.
-            response.addHeader("Retry-After", OASFactory.createHeader().description("Seconds to wait before retrying.")
-                .required(always).schema(integer(null, 1, Integer.MAX_VALUE)));
+            response.addHeader(RateLimitHeaders.RETRY_AFTER, OASFactory.createHeader()
+                .description("Seconds to wait before retrying.").required(always).schema(integer(null, 1, Integer.MAX_VALUE)));
         }
     }
 

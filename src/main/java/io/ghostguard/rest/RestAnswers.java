@@ -4,6 +4,7 @@ import io.ghostguard.api.Answer;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.limits.RateDecision;
+import io.ghostguard.limits.RateLimitHeaders;
 import io.ghostguard.problem.ProblemMapper;
 import io.ghostguard.problem.Refusal;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -16,11 +17,6 @@ import java.nio.charset.StandardCharsets;
 
 /** How the gate's values become HTTP on the REST surface: refusals, replays and the RateLimit headers. */
 public final class RestAnswers {
-
-    /** Header naming the rate policy that applied. */
-    static final String POLICY_HEADER = "RateLimit-Policy";
-    /** Header with what remains of it. */
-    static final String STATE_HEADER = "RateLimit";
 
     private static final String DECISION = RestAnswers.class.getName() + ".rate";
 
@@ -55,8 +51,8 @@ public final class RestAnswers {
             return response;
         }
         return Response.fromResponse(response)
-            .header(POLICY_HEADER, decision.quota().policyHeader())
-            .header(STATE_HEADER, decision.header())
+            .header(RateLimitHeaders.POLICY, decision.quota().policyHeader())
+            .header(RateLimitHeaders.STATE, decision.header())
             .build();
     }
 
@@ -85,8 +81,8 @@ public final class RestAnswers {
     /** Adds the RateLimit headers of the request's rate step to its response. */
     static void rateHeaders(ContainerRequestContext request, ContainerResponseContext response) {
         if (request.getProperty(DECISION) instanceof RateDecision decision) {
-            response.getHeaders().putSingle(POLICY_HEADER, decision.quota().policyHeader());
-            response.getHeaders().putSingle(STATE_HEADER, decision.header());
+            response.getHeaders().putSingle(RateLimitHeaders.POLICY, decision.quota().policyHeader());
+            response.getHeaders().putSingle(RateLimitHeaders.STATE, decision.header());
         }
     }
 

@@ -85,6 +85,16 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage("io.ghostguard.rest..").check(CLASSES);
     }
 
+    /**
+     * The MCP wing's two rooms: the transport (what this project does in front of the extension) knows the tools;
+     * the tools (what any Quarkus MCP server has) never know the transport, so they work without it.
+     */
+    @Test
+    void mcpToolsNeverImportTheTransport() {
+        noClasses().that().resideInAPackage("io.ghostguard.mcp.tools..")
+            .should().dependOnClassesThat().resideInAPackage("io.ghostguard.mcp.transport..").check(CLASSES);
+    }
+
     @Test
     void onlyRepositoriesAndStoresTalkToRedis() {
         noClasses().that().haveSimpleNameNotEndingWith("Repository")

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.limits.Limits;
+import io.ghostguard.mcp.transport.McpProtocol;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.PrometheusText;

@@ -1,7 +1,6 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.transport;
 
 import io.ghostguard.brakes.Brakes;
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
 import io.ghostguard.telemetry.MetricNames;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,12 +45,12 @@ public class McpEventStreams {
     private final Map<String, Stream> open = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
-    public McpEventStreams(McpSessionStore sessions, Brakes brakes, Vertx vertx, OrdersConfig config,
+    public McpEventStreams(McpSessionStore sessions, Brakes brakes, Vertx vertx, McpConfig config,
                            MeterRegistry registry) {
         this.sessions = sessions;
         this.brakes = brakes;
         this.vertx = vertx;
-        this.ping = config.mcp().streamPing();
+        this.ping = config.streamPing();
         registry.gauge(MetricNames.MCP_SESSIONS_OPEN, open, Map::size);
     }
 

@@ -1,6 +1,5 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.transport;
 
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.limits.Limits;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.RateCheck;
@@ -74,11 +73,11 @@ public class McpSessionStore {
     private final String idle;
     private final String cap;
 
-    public McpSessionStore(ReactiveRedisDataSource redis, RedisCalls calls, OrdersConfig config) {
+    public McpSessionStore(ReactiveRedisDataSource redis, RedisCalls calls, McpConfig config) {
         this.redis = redis;
         this.calls = calls;
-        this.idle = Long.toString(config.mcp().sessionIdleTimeout().toMillis());
-        this.cap = Integer.toString(config.mcp().maxSessionsPerPrincipal());
+        this.idle = Long.toString(config.sessionIdleTimeout().toMillis());
+        this.cap = Integer.toString(config.maxSessionsPerPrincipal());
     }
 
     /** A fresh session id or stream token (unguessable). */

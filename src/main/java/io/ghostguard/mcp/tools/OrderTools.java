@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import io.ghostguard.api.Answer;
 import io.ghostguard.api.PageResponse;

@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.telemetry.MetricNames;
@@ -17,11 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Telemetry of the tool surface: {@code mcp_tool_calls_total{tool, outcome, caller_type}} (every series registered
- * at zero, so dashboards and alerts see the MCP rows before the first call) and the tool name on the request's
- * span. Every label is bounded: the tool names are the five this service has, outcomes are {@code ok},
- * {@code replayed}, {@code refused} and {@code failed}. The extension's own request timers are tagged with the
- * tool name, resource URI or prompt name a client sent; those fold into {@code other} unless they name one of
- * this service's tools (it has no resources or prompts).
+ * at zero, so dashboards and alerts see the MCP rows before the first call; counted once per call, where every
+ * answer of the endpoint is counted) and the tool name on the request's span. Every label is bounded: the tool
+ * names are the five this service has, outcomes are {@code ok}, {@code replayed}, {@code refused} and
+ * {@code failed}. The extension's own request timers are tagged with the tool name, resource URI or prompt name a
+ * client sent; those fold into {@code other} unless they name one of this service's tools (it has no resources or
+ * prompts).
  */
 @ApplicationScoped
 public class McpTelemetry {
@@ -41,7 +42,7 @@ public class McpTelemetry {
      * something the caller can change (the REST 4xx: {@code refused}), or failed on the service's side (the REST
      * 5xx: {@code failed}, which burns the availability budget of its caller type although HTTP said 200).
      */
-    enum Outcome {
+    public enum Outcome {
         OK, REPLAYED, REFUSED, FAILED;
 
         String label() {
@@ -64,24 +65,16 @@ public class McpTelemetry {
                 }
             }
         }
-        for (CallerType caller : CallerType.values()) {
-            refusedSessions(caller);
-        }
     }
 
-    /** Counts a session refused because its principal holds the most it may. */
-    void sessionRefused(CallerType caller) {
-        refusedSessions(caller).increment();
-    }
-
-    private Counter refusedSessions(CallerType caller) {
-        return counters.computeIfAbsent("sessions " + caller, id -> registry.counter(MetricNames.MCP_SESSIONS_REFUSED,
-            MetricNames.CALLER_TYPE, caller.label()));
-    }
-
-    /** Counts one call and labels the span of its request. */
-    void called(String tool, Outcome outcome, CallerType caller) {
+    /** Counts one call and labels the span of its request (the transport's count of every answer, and only that). */
+    public void called(String tool, Outcome outcome, CallerType caller) {
         counter(tool, outcome, caller).increment();
+        label(tool, caller);
+    }
+
+    /** Labels the span of the request with the tool it called and its caller type. */
+    void label(String tool, CallerType caller) {
         Span.current().setAttribute(TOOL_ATTRIBUTE, tool);
         Span.current().setAttribute(SpanAttributes.CALLER_TYPE, caller.label());
     }

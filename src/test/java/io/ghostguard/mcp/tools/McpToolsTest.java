@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.metrics;
@@ -30,6 +30,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /** The MCP tool surface against the real service and a real redis-server, through the extension's test client. */
@@ -62,6 +63,18 @@ class McpToolsTest {
             assertTrue(page.findByName("cancel_order").annotations().orElseThrow().destructiveHint());
             assertFalse(page.findByName("get_order").annotations().orElseThrow().destructiveHint());
             assertTrue(page.findByName("place_order").inputSchema().getJsonArray("required").contains("idempotencyKey"));
+        }).thenAssertResults();
+    }
+
+    @Test
+    void theListSchemaStatesTheConfiguredPageSize() {
+        int max = ConfigProvider.getConfig().getValue("orders.paging.max-limit", Integer.class);
+        int initial = ConfigProvider.getConfig().getValue("orders.paging.default-limit", Integer.class);
+        client(Tokens.defaultToken()).when().toolsList(page -> {
+            JsonObject limit = page.findByName("list_orders").inputSchema().getJsonObject("properties")
+                .getJsonObject("limit");
+            assertEquals(max, limit.getInteger("maximum"));
+            assertEquals("Page size, 1 to " + max + " (default " + initial + ").", limit.getString("description"));
         }).thenAssertResults();
     }
 

@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import io.ghostguard.limits.RateDecision;
 import io.quarkiverse.mcp.server.MetaKey;

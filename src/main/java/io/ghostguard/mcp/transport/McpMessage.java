@@ -1,4 +1,6 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.transport;
+
+import io.ghostguard.mcp.tools.OrderTools;
 
 /**
  * One JSON-RPC message a client sent, after {@link McpMessages} found it valid: what kind it is, its method (null

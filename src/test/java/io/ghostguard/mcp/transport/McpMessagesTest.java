@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

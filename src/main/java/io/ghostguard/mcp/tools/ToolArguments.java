@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import io.ghostguard.api.Patterns;
 import io.quarkus.runtime.annotations.RegisterForReflection;

@@ -1,4 +1,4 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.transport;
 
 import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.metrics;

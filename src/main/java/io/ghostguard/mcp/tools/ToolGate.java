@@ -1,8 +1,6 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ghostguard.api.Answer;
 import io.ghostguard.caller.CallerType;
@@ -22,33 +20,27 @@ import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimiter;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
-import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
 import io.ghostguard.security.Surface;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
-import io.quarkiverse.mcp.server.MetaKey;
 import io.quarkiverse.mcp.server.RawMessage;
-import io.quarkiverse.mcp.server.TextContent;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
  * The gate on MCP, a thin adapter over the same beans as REST: the call's {@link Access} (tier {@code mcp}
- * without a claim), its scope, for reads the {@code reads} step the protocol layer already took for the call's
- * message ({@link McpProtocol}: every message is counted once), and for writes the {@link IdempotencyGuard} with the
+ * without a claim), its scope, for reads the {@code reads} step the transport already took for the call's
+ * message ({@link McpCall}: every message is counted once), and for writes the {@link IdempotencyGuard} with the
  * {@code idempotencyKey} argument (its write rate in the claim script); then the tool's effect, and its answer
  * handed back to the guard. Every refusal is an error result with the catalogue's problem document; its status,
  * retry time and RateLimit state go in the result's metadata.
@@ -70,13 +62,13 @@ public class ToolGate {
     private final ProblemCatalogue problems;
     private final StrictArguments strict;
     private final McpTelemetry telemetry;
-    private final ObjectMapper json;
+    private final ToolResults results;
     private final CurrentVertxRequest request;
     private final OperationPolicies policies;
 
     public ToolGate(CurrentIdentityAssociation identity, AccessResolver resolver, RateLimiter limiter,
                     IdempotencyGuard guard, ProblemCatalogue problems, StrictArguments strict, McpTelemetry telemetry,
-                    ObjectMapper json, CurrentVertxRequest request, OperationPolicies policies) {
+                    ToolResults results, CurrentVertxRequest request, OperationPolicies policies) {
         this.policies = policies;
         this.identity = identity;
         this.resolver = resolver;
@@ -85,7 +77,7 @@ public class ToolGate {
         this.problems = problems;
         this.strict = strict;
         this.telemetry = telemetry;
-        this.json = json;
+        this.results = results;
         this.request = request;
     }
 
@@ -103,17 +95,17 @@ public class ToolGate {
     }
 
     /**
-     * A read tool: access, scope and the {@code reads} rate, then the effect. The protocol layer counted the call's
-     * message against {@code reads} already ({@link McpProtocol}); that step is the call's rate step, not a second.
+     * A read tool: access, scope and the {@code reads} rate, then the effect. The transport counted the call's
+     * message against {@code reads} already ({@link McpCall}); that step is the call's rate step, not a second.
      */
     <T> Uni<ToolResponse> read(ApiOperation operation, RawMessage message, Class<T> shape, Read<T> effect) {
-        McpProtocol.Counted counted = McpProtocol.counted(request.getCurrent());
+        McpCall.Counted counted = McpCall.counted(request.getCurrent());
         return call(operation, access -> reads(access, counted).flatMap(rate -> {
             if (rate != null && !rate.allowed()) {
-                return Uni.createFrom().item(error(limiter.refused(rate, access), rate));
+                return Uni.createFrom().item(results.error(limiter.refused(rate, access), rate));
             }
-            return Uni.createFrom().deferred(() -> effect.run(access, strict.read(arguments(message), shape)))
-                .map(answer -> result(answer, rate));
+            return Uni.createFrom().deferred(() -> effect.run(access, strict.read(results.arguments(message), shape)))
+                .map(answer -> results.result(answer, rate));
         }));
     }
 
@@ -124,7 +116,7 @@ public class ToolGate {
      */
     <T> Uni<ToolResponse> write(ApiOperation operation, RawMessage message, Class<T> shape, Write<T> effect) {
         return call(operation, access -> {
-            ObjectNode arguments = arguments(message);
+            ObjectNode arguments = results.arguments(message);
             JsonNode key = arguments.remove(KEY_ARGUMENT);
             if (key != null && !key.isNull() && !key.isTextual()) {
                 throw new InvalidInputException(List.of(new Violation(KEY_ARGUMENT, "must be a string", "Type")));
@@ -136,23 +128,23 @@ public class ToolGate {
                 // No idempotency on this endpoint: its write rate is counted on its own, as REST's rate filter does.
                 T unguarded = strict.read(arguments, shape);
                 return limiter.acquire(access, Policy.WRITES).flatMap(rate -> rate != null && !rate.allowed()
-                    ? Uni.createFrom().item(error(limiter.refused(rate, access), rate))
-                    : effect.run(access, null, unguarded).map(answer -> result(answer, rate)));
+                    ? Uni.createFrom().item(results.error(limiter.refused(rate, access), rate))
+                    : effect.run(access, null, unguarded).map(answer -> results.result(answer, rate)));
             }
             if (!(parsed instanceof IdempotencyKey.Parsed.Valid valid)) {
-                return Uni.createFrom().item(error(guard.refuseKey(endpoint, parsed), null));
+                return Uni.createFrom().item(results.error(guard.refuseKey(endpoint, parsed), null));
             }
             T request = strict.read(arguments, shape);
             String fingerprint = Fingerprint.of(CALL_METHOD, endpoint.route(),
-                write(arguments).getBytes(StandardCharsets.UTF_8));
+                results.write(arguments).getBytes(StandardCharsets.UTF_8));
             return guard.admit(access, new IdempotencyGuard.GuardedCall(endpoint, CALL_METHOD, valid.key(),
                     fingerprint))
                 .flatMap(decision -> decided(decision, access, request, effect));
         });
     }
 
-    /** The reads step of a read tool's call: the protocol layer's when it took one (it always does on /mcp). */
-    private Uni<RateDecision> reads(Access access, McpProtocol.Counted counted) {
+    /** The reads step of a read tool's call: the transport's when it took one (it always does on /mcp). */
+    private Uni<RateDecision> reads(Access access, McpCall.Counted counted) {
         return counted != null ? Uni.createFrom().item(counted.decision()) : limiter.acquire(access, Policy.READS);
     }
 
@@ -168,19 +160,19 @@ public class ToolGate {
                     return new Answer(refusal.status(), refusal.problem(), null, null);
                 })
                 .flatMap(answer -> {
-                    String body = write(answer.body());
+                    String body = results.write(answer.body());
                     Problem problem = answer.body() instanceof Problem document ? document : null;
                     // The effect's own refusal keeps its retry advice (a failed provider, the spend cap).
                     return guard.finish(ticket, answer.status(), problem, Ticket.JSON, null, () -> body)
-                        .map(refusal -> refusal != null ? error(refusal, rate)
-                            : refused[0] != null ? error(refused[0], rate)
-                            : answered(answer.status(), body, false, rate));
+                        .map(refusal -> refusal != null ? results.error(refusal, rate)
+                            : refused[0] != null ? results.error(refused[0], rate)
+                            : results.answered(answer.status(), body, false, rate));
                 });
         }
         if (decision instanceof GuardDecision.Replay replay) {
-            return Uni.createFrom().item(answered(replay.stored().status(), replay.stored().body(), true, rate));
+            return Uni.createFrom().item(results.answered(replay.stored().status(), replay.stored().body(), true, rate));
         }
-        return Uni.createFrom().item(error(((GuardDecision.Refusing) decision).refusal(), rate));
+        return Uni.createFrom().item(results.error(((GuardDecision.Refusing) decision).refusal(), rate));
     }
 
     /** Every call: the access on the call's own context (labels included), the entry's scope, then the body. */
@@ -194,95 +186,29 @@ public class ToolGate {
                 RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
                 SpanAttributes.caller(access.caller(), access.actor().tenant().value());
                 if (!access.allows(operation.scope())) {
-                    return Uni.createFrom().item(error(Refusal.of(ProblemCatalogue.missingScope()), null));
+                    return Uni.createFrom().item(results.error(Refusal.of(ProblemCatalogue.missingScope()), null));
                 }
                 return Uni.createFrom().deferred(() -> body.apply(access));
             })
-            .onFailure().recoverWithItem(failure -> error(problems.refusalOf(failure), null))
+            .onFailure().recoverWithItem(failure -> results.error(problems.refusalOf(failure), null))
             .invoke(response -> {
-                telemetry.called(tool, ToolMeta.outcome(response),
-                    resolved[0] == null ? CallerType.MCP : resolved[0].label());
-                // The protocol layer counts a refusal of the caller's own making toward its automatic brake.
+                CallerType caller = resolved[0] == null ? CallerType.MCP : resolved[0].label();
+                telemetry.label(tool, caller);
+                // Noted, not counted: every answer is counted once, with the transport's own refusals.
                 int status = response._meta().get(ToolMeta.STATUS) instanceof Integer given ? given : 200;
-                McpProtocol.toolAnswered(context, status, status == 409 || status == 422 ? typeOf(response) : null);
+                McpCall.ended(context, new McpCall.Ended(tool, ToolMeta.outcome(response), caller, status,
+                    status == 409 || status == 422 ? results.typeOf(response) : null));
             });
     }
 
-    /** The problem type of an error result (null: none of the catalogue's). */
-    private ProblemType typeOf(ToolResponse response) {
-        try {
-            String type = json.readTree(response.firstContent().asText().text()).path("type").asText("");
-            for (ProblemType known : ProblemType.values()) {
-                if (known.uri().toString().equals(type)) {
-                    return known;
-                }
-            }
-        } catch (JsonProcessingException | RuntimeException unreadable) {
-            // not a problem document: no type
-        }
-        return null;
-    }
-
     /**
-     * The call's access: the one the session policy resolved for this message ({@link McpProtocol#ACCESS}), else
-     * (a call outside the protocol layer's request) resolved here from the identity.
+     * The call's access: the one the session policy resolved for this message ({@link McpCall}), else
+     * (a call outside the transport's request) resolved here from the identity.
      */
     private Uni<Access> access() {
         RoutingContext context = request.getCurrent();
-        Access known = context == null ? null : context.get(McpProtocol.ACCESS);
+        Access known = McpCall.access(context);
         return known != null ? Uni.createFrom().item(known)
             : identity.getDeferredIdentity().map(who -> resolver.resolve(who, Surface.MCP, null, null, null));
-    }
-
-    private ToolResponse result(Answer answer, RateDecision rate) {
-        return answered(answer.status(), write(answer.body()), false, rate);
-    }
-
-    private ToolResponse answered(int status, String body, boolean replayed, RateDecision rate) {
-        Map<MetaKey, Object> meta = ToolMeta.of(status, replayed, rate);
-        if (status >= 400) {
-            return new ToolResponse(true, List.of(new TextContent(body)), null, meta);
-        }
-        return new ToolResponse(false, List.of(new TextContent(body)), read(body), meta);
-    }
-
-    private ToolResponse error(Refusal refusal, RateDecision rate) {
-        Map<MetaKey, Object> meta = ToolMeta.of(refusal.status(), false, rate);
-        if (refusal.retryAfterSeconds() > 0) {
-            meta.put(ToolMeta.RETRY_AFTER, refusal.retryAfterSeconds());
-        }
-        ProblemType.of(refusal.problem()).filter(ProblemType.OWN_OUTCOMES::contains)
-            .ifPresent(type -> meta.put(ToolMeta.SHED, type.slug()));
-        return new ToolResponse(true, List.of(new TextContent(write(refusal.problem()))), null, meta);
-    }
-
-    /** The call's arguments as a tree; none given is an empty object. */
-    private ObjectNode arguments(RawMessage message) {
-        JsonObject params = message.asJsonObject().getJsonObject("params");
-        JsonObject given = params == null ? null : params.getJsonObject("arguments");
-        JsonNode tree = read(given == null ? "{}" : given.encode());
-        if (!(tree instanceof ObjectNode object)) {
-            throw new InvalidInputException(List.of(new Violation("$", "must be an object", "Type")));
-        }
-        return object;
-    }
-
-    private String write(Object value) {
-        if (value instanceof String text) {
-            return text;
-        }
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private JsonNode read(String body) {
-        try {
-            return json.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

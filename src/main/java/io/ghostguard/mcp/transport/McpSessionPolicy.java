@@ -1,5 +1,6 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.transport;
 
+import io.ghostguard.mcp.tools.McpCall;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
@@ -20,8 +21,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  * The HTTP permission policy {@code mcp} on the MCP endpoint: what {@link TenantPolicy} asks of every API call, then
  * at least one of the service's scopes (else 403 with {@code insufficient_scope}). The HTTP request is labelled with
  * the call's caller type (claim, else {@code mcp}), like its tool calls, and the resolved {@link Access} is left on
- * the request for the protocol layer ({@link McpProtocol}), which decides the session, its owner and the rate once
- * it has read the message.
+ * the request ({@link McpCall}) for the protocol layer ({@link McpProtocol}), which decides the session, its owner
+ * and the rate once it has read the message, and for the tools.
  */
 @ApplicationScoped
 public class McpSessionPolicy implements HttpSecurityPolicy {
@@ -52,7 +53,7 @@ public class McpSessionPolicy implements HttpSecurityPolicy {
                         + "service's scopes (" + String.join(", ", Scopes.ALL) + "), so it cannot open an MCP "
                         + "session.")));
                 }
-                request.put(McpProtocol.ACCESS, caller);
+                McpCall.access(request, caller);
                 return Uni.createFrom().item(CheckResult.PERMIT);
             });
         });

@@ -1,7 +1,8 @@
-package io.ghostguard.mcp;
+package io.ghostguard.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ghostguard.api.PageResponse;
 import io.ghostguard.inventory.app.StockResponse;
 import io.ghostguard.orders.app.OrderResponse;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The tools' JSON schemas, written as strictly as the REST bodies they mirror ({@code src/main/resources/mcp}):
@@ -22,6 +24,8 @@ import java.util.Map;
 public final class ToolSchemas {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The argument of a list tool that sets its page size. */
+    private static final String PAGE_SIZE = "limit";
     private static final Map<Class<?>, String> OUTPUTS = Map.of(OrderResponse.class, "order",
         PageResponse.class, "page", StockResponse.class, "stock");
 
@@ -41,12 +45,30 @@ public final class ToolSchemas {
         }
     }
 
-    /** Input schemas by tool name: {@code mcp/<tool>.input.json}. */
+    /**
+     * Input schemas by tool name: {@code mcp/<tool>.input.json}, with the page size of a list as configured
+     * ({@code orders.paging.max-limit} and {@code default-limit}), so the schema states the limit the service enforces.
+     */
     @Singleton
     public static class Inputs implements InputSchemaGenerator<JsonNode> {
+
+        private final int defaultLimit;
+        private final int maxLimit;
+
+        public Inputs(@ConfigProperty(name = "orders.paging.default-limit") int defaultLimit,
+                      @ConfigProperty(name = "orders.paging.max-limit") int maxLimit) {
+            this.defaultLimit = defaultLimit;
+            this.maxLimit = maxLimit;
+        }
+
         @Override
         public JsonNode generate(ToolInfo tool) {
-            return load(tool.name() + ".input");
+            JsonNode schema = load(tool.name() + ".input");
+            if (schema.path("properties").get(PAGE_SIZE) instanceof ObjectNode size) {
+                size.put("maximum", maxLimit).put("description", "Page size, 1 to " + maxLimit + " (default "
+                    + defaultLimit + ").");
+            }
+            return schema;
         }
     }
 
