@@ -1,6 +1,5 @@
 package io.ghostguard.api;
 
-import io.ghostguard.config.OrdersConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -13,8 +12,8 @@ public class Links {
 
     private final String base;
 
-    public Links(OrdersConfig config) {
-        this.base = config.http().publicBaseUrl()
+    public Links(HttpConfig http) {
+        this.base = http.publicBaseUrl()
             .map(url -> url.endsWith("/") ? url.substring(0, url.length() - 1) : url)
             .orElse("");
     }

@@ -1,6 +1,5 @@
 package io.ghostguard.config;
 
-import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -10,8 +9,6 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
-import jakarta.validation.constraints.PositiveOrZero;
-import jakarta.validation.constraints.Size;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +24,6 @@ public interface OrdersConfig {
     /** The message of a count that must be positive. */
     String AT_LEAST_ONE = "must be at least 1";
 
-    /** Redis access settings shared by every repository and store. */
-    RedisConfig redis();
-
-    /** How the service names itself to callers. */
-    HttpConfig http();
-
-    /** Listing settings. */
-    PagingConfig paging();
-
     /** Idempotency defaults and per-endpoint overrides. */
     IdempotencyConfig idempotency();
 
@@ -45,59 +33,12 @@ public interface OrdersConfig {
     /** What a caller may do, per caller type (docs/security-and-limits.md); the values live in application.properties. */
     LimitsConfig limits();
 
-    /**
-     * How long an order, its ledger, its index entries and its natural keys are kept after placement; must be
-     * positive (a deployment that archives orders itself sets a long one). Default 90 days.
-     */
-    @WithDefault("P90D")
-    @DurationMin(millis = 1, message = POSITIVE)
-    Duration orderRetention();
-
-    /** Stock settings. */
-    InventoryConfig inventory();
 
     /** Admission control before the gate (docs/load.md). */
     AdmissionConfig admission();
 
     /** Brakes (docs/runbooks/brakes.md): those declared in configuration, the automatic brake, and how fast changes spread. */
     BrakesConfig brakes();
-
-    /** Who may call (docs/security-and-limits.md): what the service keeps of verified bearer tokens. */
-    SecurityConfig security();
-
-    /** Who may call (docs/security-and-limits.md). */
-    interface SecurityConfig {
-        /** The cache of identities whose bearer token has been verified. */
-        IdentityCacheConfig identityCache();
-    }
-
-    /**
-     * A token verified once is known again by the SHA-256 of its exact characters, without its signature checked
-     * and its claims parsed again, until its {@code exp}; emptied whenever the signing keys change.
-     */
-    interface IdentityCacheConfig {
-        /** Whether verified identities are kept at all; default true. */
-        @WithDefault("true")
-        boolean enabled();
-
-        /** The most identities kept at once; default 10000. */
-        @WithDefault("10000")
-        @Positive(message = AT_LEAST_ONE)
-        int maxEntries();
-
-        /** The most memory they take together, as estimated from each token's size; default 32M. */
-        @WithDefault("32M")
-        MemorySize maxMemory();
-
-        /**
-         * The longest one identity is served before its token is verified again, however late its {@code exp}
-         * (bounds how long a signing key an identity provider dropped unannounced is still honoured); default
-         * ten minutes, the lifetime of OIDC's own key cache.
-         */
-        @WithDefault("PT10M")
-        @DurationMin(seconds = 1, message = "must be at least 1 s")
-        Duration maxAge();
-    }
 
     /** Brakes (docs/runbooks/brakes.md). */
     interface BrakesConfig {
@@ -339,73 +280,6 @@ public interface OrdersConfig {
             + "Perplexity-User,PerplexityBot,MistralAI-User,Gemini-Deep-Research,Google-Agent,DuckAssistBot,"
             + "Meta-ExternalFetcher,Meta-ExternalAgent,cohere-ai,YouBot,Devin,Manus,Operator")
         List<String> agentUserAgents();
-    }
-
-    /** Links the service hands out. */
-    interface HttpConfig {
-        /**
-         * Public base URL of the API (for example {@code https://orders.example.com}); Location headers are
-         * absolute under it. Empty (the default): Location headers are relative to the service root.
-         */
-        Optional<String> publicBaseUrl();
-    }
-
-    /** Limits on every Redis round trip. */
-    interface RedisConfig {
-        /** Longest time one Redis command may take before the call fails; default 1 s. */
-        @WithDefault("PT1S")
-        @DurationMin(millis = 1, message = POSITIVE)
-        Duration commandTimeout();
-
-        /**
-         * Longest time a call may wait for a pooled connection while Redis keeps answering other calls (this
-         * instance's own queue, not counted against the command timeout); a wait in which Redis answers nothing for a
-         * whole command timeout fails at once as a store failure. Default 2 s.
-         */
-        @WithDefault("PT2S")
-        @DurationMin(millis = 1, message = POSITIVE)
-        Duration poolWaitTimeout();
-
-        /** Replicas that must acknowledge a placed order before 201 is answered (WAIT); default 0 (off). */
-        @WithDefault("0")
-        @PositiveOrZero(message = "must be zero or more")
-        int minReplicaAcks();
-
-        /** How long WAIT may block for those acknowledgements; default 500 ms. */
-        @WithDefault("PT0.5S")
-        @DurationMin(millis = 1, message = POSITIVE)
-        Duration replicaAckTimeout();
-    }
-
-    /** Stock settings. */
-    interface InventoryConfig {
-        /**
-         * How long a stock adjustment made under an idempotency key stays marked as applied, whatever the stored
-         * answer's retention: a retry within it is never applied again; at least 24 hours, default 1 day.
-         */
-        @WithDefault("P1D")
-        @DurationMin(hours = 24, message = "must be at least 24 hours (PT24H): a retried adjustment is never "
-            + "applied twice within it")
-        Duration adjustmentHorizon();
-    }
-
-    /** Cursor paging of lists. */
-    interface PagingConfig {
-        /** Page size when the caller gives no {@code limit}; default 20. */
-        @WithDefault("20")
-        @Positive(message = POSITIVE)
-        int defaultLimit();
-
-        /** Largest {@code limit} a caller may ask for; default 100. */
-        @WithDefault("100")
-        @Positive(message = POSITIVE)
-        int maxLimit();
-
-        /**
-         * The secret that signs list cursors (HMAC-SHA256), the same on every instance; at least 32 characters.
-         * Unset: each instance signs with a random key of its own (a cursor from another instance is refused).
-         */
-        Optional<@Size(min = 32, message = "must be at least 32 characters") String> cursorKey();
     }
 
     /** The values of an {@code on-store-failure} setting (read as text, so a wrong one is refused in one line). */

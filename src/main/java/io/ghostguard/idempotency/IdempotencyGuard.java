@@ -11,6 +11,7 @@ import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
+import io.ghostguard.redis.RedisConfig;
 import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.Access;
@@ -39,15 +40,17 @@ public class IdempotencyGuard {
     private final IdempotencyMetrics metrics;
     private final RateLimiter limiter;
     private final OrdersConfig config;
+    private final RedisConfig redis;
     private final MeterRegistry registry;
 
     public IdempotencyGuard(ClaimProtocol protocol, IdempotencyMetrics metrics, RateLimiter limiter,
-                            OrdersConfig config, MeterRegistry registry) {
+                            OrdersConfig config, RedisConfig redis, MeterRegistry registry) {
         this.registry = registry;
         this.protocol = protocol;
         this.metrics = metrics;
         this.limiter = limiter;
         this.config = config;
+        this.redis = redis;
     }
 
     /** One state-changing call: its endpoint, the method part of its scope, its key and its fingerprint. */
@@ -99,7 +102,7 @@ public class IdempotencyGuard {
                 execute.claim().pending().owner())), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Replay replay) {
-            int replicas = config.redis().minReplicaAcks();
+            int replicas = redis.minReplicaAcks();
             if (replicas > 0 && replay.acknowledged() < replicas) {
                 // A stored result that too few replicas vouch for is not answered: it might not survive a failover.
                 metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);

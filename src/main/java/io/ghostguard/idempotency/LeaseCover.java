@@ -1,6 +1,7 @@
 package io.ghostguard.idempotency;
 
 import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.redis.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,9 +33,8 @@ public class LeaseCover {
     private final OrdersConfig config;
     private final Duration required;
 
-    public LeaseCover(OrdersConfig config) {
+    public LeaseCover(OrdersConfig config, RedisConfig redis) {
         this.config = config;
-        OrdersConfig.RedisConfig redis = config.redis();
         Duration claim = redis.commandTimeout().plus(redis.minReplicaAcks() > 0 ? redis.replicaAckTimeout()
             : Duration.ZERO);
         this.required = claim.plus(PROVIDER_BOUND).plus(redis.poolWaitTimeout()).plus(redis.commandTimeout());

@@ -1,10 +1,10 @@
 package io.ghostguard.idempotency;
 
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.limits.RateCheck;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.redis.RedisConfig;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,11 +30,11 @@ public class RedisClaimStore implements ClaimStore {
     private final int replicas;
     private final Duration ackTimeout;
 
-    public RedisClaimStore(RedisCalls calls, IdempotencyMetrics metrics, OrdersConfig config) {
+    public RedisClaimStore(RedisCalls calls, IdempotencyMetrics metrics, RedisConfig redis) {
         this.calls = calls;
         this.metrics = metrics;
-        this.replicas = config.redis().minReplicaAcks();
-        this.ackTimeout = config.redis().replicaAckTimeout();
+        this.replicas = redis.minReplicaAcks();
+        this.ackTimeout = redis.replicaAckTimeout();
     }
 
     @Override

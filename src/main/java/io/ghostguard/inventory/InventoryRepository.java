@@ -1,6 +1,5 @@
 package io.ghostguard.inventory;
 
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.domain.Refused;
 import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.EffectScript;
@@ -35,10 +34,10 @@ public class InventoryRepository {
     private final RedisCalls calls;
     private final Duration horizon;
 
-    public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls, OrdersConfig config) {
+    public InventoryRepository(ReactiveRedisDataSource redis, RedisCalls calls, InventoryConfig config) {
         this.hashes = redis.hash(String.class);
         this.calls = calls;
-        this.horizon = config.inventory().adjustmentHorizon();
+        this.horizon = config.adjustmentHorizon();
     }
 
     /** The stock record of one SKU, if the tenant has one. */

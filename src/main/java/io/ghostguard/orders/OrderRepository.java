@@ -5,10 +5,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.redis.EffectScript;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
+import io.ghostguard.redis.RedisConfig;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -52,14 +52,17 @@ public class OrderRepository {
     private final ReactiveValueCommands<String, String> values;
     private final RedisCalls calls;
     private final ObjectReader records;
-    private final OrdersConfig config;
+    private final Duration retention;
+    private final RedisConfig redisConfig;
 
-    public OrderRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json, OrdersConfig config) {
+    public OrderRepository(ReactiveRedisDataSource redis, RedisCalls calls, ObjectMapper json,
+                           OrderRetentionConfig retention, RedisConfig redisConfig) {
         this.values = redis.value(String.class);
         this.calls = calls;
         // Stored records are read leniently: a field a newer version added (during a rolling update) is skipped.
         this.records = json.readerFor(Order.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        this.config = config;
+        this.retention = retention.orderRetention();
+        this.redisConfig = redisConfig;
     }
 
     /** Outcome of the placing script. */
@@ -102,13 +105,13 @@ public class OrderRepository {
             reference, createdAt.toString(), operation == null ? "" : operation.requestDigest(), ledgerEntryId(),
             contentDigest(order), spend == null ? "" : Long.toString(spend.amount()),
             spend == null ? "0" : Long.toString(spend.window().toMillis()),
-            Long.toString(config.orderRetention().toMillis())));
+            Long.toString(retention.toMillis())));
         for (OrderItem item : order.items()) {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
         }
-        return PLACE.run(calls, command.commit(), keys, args, config.redis().minReplicaAcks(),
-                config.redis().replicaAckTimeout())
+        return PLACE.run(calls, command.commit(), keys, args, redisConfig.minReplicaAcks(),
+                redisConfig.replicaAckTimeout())
             .map(this::toOutcome);
     }
 

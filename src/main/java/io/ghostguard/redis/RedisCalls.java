@@ -1,6 +1,5 @@
 package io.ghostguard.redis;
 
-import io.ghostguard.config.OrdersConfig;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -49,13 +48,13 @@ public class RedisCalls {
     /** When the store last answered, to tell a stalled store from a starved instance. */
     private final StoreEvidence evidence;
 
-    public RedisCalls(OrdersConfig config, ReactiveRedisDataSource redis, Vertx vertx,
+    public RedisCalls(RedisConfig config, ReactiveRedisDataSource redis, Vertx vertx,
                       @ConfigProperty(name = "quarkus.redis.client-type", defaultValue = "standalone")
                       String clientType) {
         this.client = redis.getRedis().getDelegate();
         this.vertx = vertx;
-        this.timeout = config.redis().commandTimeout();
-        this.poolWait = config.redis().poolWaitTimeout();
+        this.timeout = config.commandTimeout();
+        this.poolWait = config.poolWaitTimeout();
         this.evidence = new StoreEvidence(System::nanoTime, "cluster".equalsIgnoreCase(clientType));
     }
 

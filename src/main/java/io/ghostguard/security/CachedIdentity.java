@@ -86,39 +86,58 @@ final class CachedIdentity {
             || !(verified.getAttribute(OidcUtils.TENANT_ID_ATTRIBUTE) instanceof String)) {
             return Optional.empty();
         }
+        Map<String, Object> attributes = keptAttributes(verified);
+        if (attributes == null) {
+            return Optional.empty();
+        }
+        try {
+            JwtClaims verifiedClaims = principal.getClaims();
+            long expiresAt = servedUntil(verifiedClaims, tokenAge, now, maxAge);
+            if (expiresAt <= now) {
+                return Optional.empty();
+            }
+            NumericDate nbf = verifiedClaims.getNotBefore();
+            Map<String, Object> claims = frozen(verifiedClaims.getClaimsMap(Set.of(Claims.raw_token.name())));
+            return Optional.of(new CachedIdentity(claims, principalClaim, verified, attributes,
+                nbf == null ? Long.MIN_VALUE : nbf.getValueInMillis(), expiresAt, generation, weight(token.getToken())));
+        } catch (MalformedClaimException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The attributes of {@code verified} that describe the token or its provider; null when it carries one this class
+     * does not know to be free of request state (so nothing of it is kept).
+     */
+    private static Map<String, Object> keptAttributes(SecurityIdentity verified) {
         Map<String, Object> attributes = new HashMap<>();
         for (Map.Entry<String, Object> attribute : verified.getAttributes().entrySet()) {
             if (KEPT.contains(attribute.getKey())) {
                 attributes.put(attribute.getKey(), attribute.getValue());
             } else if (!PER_REQUEST.contains(attribute.getKey())) {
-                return Optional.empty();
+                return null;
             }
         }
-        try {
-            JwtClaims verifiedClaims = principal.getClaims();
-            NumericDate exp = verifiedClaims.getExpirationTime();
-            if (exp == null) {
-                return Optional.empty();
-            }
-            long expiresAt = Math.min(exp.getValueInMillis(), now + maxAge.toMillis());
-            NumericDate iat = verifiedClaims.getIssuedAt();
-            if (tokenAge != null) {
-                if (iat == null) {
-                    return Optional.empty();
-                }
-                expiresAt = Math.min(expiresAt, iat.getValueInMillis() + tokenAge.toMillis());
-            }
-            NumericDate nbf = verifiedClaims.getNotBefore();
-            if (expiresAt <= now) {
-                return Optional.empty();
-            }
-            Map<String, Object> claims = frozen(verifiedClaims.getClaimsMap(Set.of(Claims.raw_token.name())));
-            return Optional.of(new CachedIdentity(claims, principalClaim, verified,
-                Collections.unmodifiableMap(attributes), nbf == null ? Long.MIN_VALUE : nbf.getValueInMillis(),
-                expiresAt, generation, weight(token.getToken())));
-        } catch (MalformedClaimException e) {
-            return Optional.empty();
+        return Collections.unmodifiableMap(attributes);
+    }
+
+    /**
+     * When an identity of these claims stops being served, epoch milliseconds: at its {@code exp}, at most
+     * {@code maxAge} from {@code now}, and no later than its {@code iat} plus the tenant's token age when one is set;
+     * {@link Long#MIN_VALUE} (never served) without an {@code exp}, or without an {@code iat} when a token age is set.
+     */
+    private static long servedUntil(JwtClaims claims, Duration tokenAge, long now, Duration maxAge)
+        throws MalformedClaimException {
+        NumericDate exp = claims.getExpirationTime();
+        if (exp == null) {
+            return Long.MIN_VALUE;
         }
+        long until = Math.min(exp.getValueInMillis(), now + maxAge.toMillis());
+        NumericDate iat = claims.getIssuedAt();
+        if (tokenAge == null) {
+            return until;
+        }
+        return iat == null ? Long.MIN_VALUE : Math.min(until, iat.getValueInMillis() + tokenAge.toMillis());
     }
 
     /** Whether it may be served at {@code now} (epoch milliseconds): not before {@code nbf}, not at or past exp. */

@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.ghostguard.config.OrdersConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -59,10 +58,10 @@ public class IdentityCache {
     private final Counter clears;
 
     @Inject
-    public IdentityCache(OrdersConfig config, MeterRegistry registry) {
-        this(config.security().identityCache().enabled(), config.security().identityCache().maxEntries(),
-            config.security().identityCache().maxMemory().asLongValue(), config.security().identityCache().maxAge(),
-            registry, Clock.systemUTC(), Ticker.systemTicker(), ForkJoinPool.commonPool());
+    public IdentityCache(SecurityConfig config, MeterRegistry registry) {
+        this(config.identityCache().enabled(), config.identityCache().maxEntries(),
+            config.identityCache().maxMemory().asLongValue(), config.identityCache().maxAge(), registry,
+            Clock.systemUTC(), Ticker.systemTicker(), ForkJoinPool.commonPool());
     }
 
     IdentityCache(boolean enabled, int maxEntries, long maxMemory, Duration maxAge, MeterRegistry registry, Clock clock,

@@ -1,7 +1,7 @@
 package io.ghostguard.security;
 
+import io.ghostguard.api.HttpConfig;
 import io.ghostguard.api.Pipeline;
-import io.ghostguard.config.OrdersConfig;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.http.runtime.filters.Filters;
@@ -48,14 +48,14 @@ public class ProtectedResourceMetadata {
     private final boolean configured;
     private final Optional<String> authorizationServer;
 
-    public ProtectedResourceMetadata(OrdersConfig config,
+    public ProtectedResourceMetadata(HttpConfig http,
         @ConfigProperty(name = "quarkus.oidc.resource-metadata.resource") Optional<String> resource,
         @ConfigProperty(name = "quarkus.oidc.resource-metadata.authorization-server") Optional<String> server,
         @ConfigProperty(name = "quarkus.oidc.auth-server-url") Optional<String> discovery,
         @ConfigProperty(name = "quarkus.oidc.token.issuer") Optional<String> issuer,
         @ConfigProperty(name = "quarkus.http.host", defaultValue = "localhost") String host,
         @ConfigProperty(name = "quarkus.http.port", defaultValue = "8080") int port) {
-        Optional<String> chosen = config.http().publicBaseUrl().filter(ProtectedResourceMetadata::absolute)
+        Optional<String> chosen = http.publicBaseUrl().filter(ProtectedResourceMetadata::absolute)
             .or(() -> resource.filter(ProtectedResourceMetadata::absolute));
         this.configured = chosen.isPresent();
         String identifier = withoutTrailingSlash(chosen.orElseGet(() -> "http://"

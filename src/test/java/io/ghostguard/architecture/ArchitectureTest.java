@@ -36,13 +36,17 @@ class ArchitectureTest {
             .check(CLASSES);
     }
 
-    /** What the domain may use at all: itself, the Redis and config plumbing, the platform's reactive types. */
+    /**
+     * What the domain may use at all: itself, the Redis and config plumbing (its own settings are mappings with their
+     * defaults and bounds beside the code that reads them), the platform's reactive types.
+     */
     @Test
     void domainPackagesUseOnlyTheirAllowList() {
         classes().that().resideInAnyPackage(DOMAIN)
             .should().onlyDependOnClassesThat().resideInAnyPackage("io.ghostguard.orders", "io.ghostguard.inventory",
                 "io.ghostguard.payments", "io.ghostguard.tenant", "io.ghostguard.domain", "io.ghostguard.redis",
-                "io.ghostguard.config",
+                "io.ghostguard.config", "io.smallrye.config", "org.hibernate.validator.constraints..",
+                "jakarta.validation.constraints..",
                 "java..", "jakarta.enterprise..", "jakarta.inject..", "jakarta.annotation..", "io.smallrye.mutiny..",
                 "io.quarkus.redis.datasource..", "io.quarkus.runtime.annotations..", "com.fasterxml.jackson..",
                 "org.jboss.logging..")

@@ -26,6 +26,7 @@ import io.ghostguard.orders.OrderRepository;
 import io.ghostguard.orders.PlaceOrder;
 import io.ghostguard.orders.PlaceOrderCommand;
 import io.ghostguard.redis.LeaseLostException;
+import io.ghostguard.redis.RedisConfig;
 import io.ghostguard.redis.ScriptCommit;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
@@ -66,6 +67,12 @@ class ClaimFirstEffectsTest {
 
     @Inject
     OrdersConfig config;
+
+    @Inject
+    RedisConfig redisSettings;
+
+    @Inject
+    InventoryConfig inventorySettings;
 
     @InjectRedis
     TestRedis redis;
@@ -146,7 +153,7 @@ class ClaimFirstEffectsTest {
         }
         Throwable failure = adjusted.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertInstanceOf(LeaseLostException.class, failure, "answered within the command timeout, measured at the "
-            + "store (" + config.redis().commandTimeout() + "): the claim was gone, nothing applied");
+            + "store (" + redisSettings.commandTimeout() + "): the claim was gone, nothing applied");
         assertEquals(10, available(sku));
         assertEquals(":0", redis.command("EXISTS", TENANT.key(Keyspace.ADJUSTMENT_KEY, hash)));
     }
@@ -186,7 +193,7 @@ class ClaimFirstEffectsTest {
         withKey(key).body("{\"delta\":3}").post(path).then().statusCode(200).body("available", equalTo(13));
         String hash = IdempotencyKey.scopedHash(Tokens.TENANT, Tokens.PRINCIPAL, "POST", Routes.INVENTORY_ADJUSTMENTS,
             key);
-        long horizon = config.inventory().adjustmentHorizon().toMillis();
+        long horizon = inventorySettings.adjustmentHorizon().toMillis();
         assertTrue(horizon >= Duration.ofHours(24).toMillis(), "the horizon is at least a day: " + horizon);
         long marked = Long.parseLong(redis.command("PTTL", TENANT.key(Keyspace.ADJUSTMENT_APPLIED, hash)).substring(1));
         assertTrue(marked > config.idempotency().retention().toMillis() && marked <= horizon,

@@ -47,7 +47,7 @@ public class OrderResource {
         + "retry with the same Idempotency-Key (problem type payment-provider-unavailable); or the idempotency store "
         + "did not answer in time, so the change may have been applied: retry with the same Idempotency-Key to get its "
         + "result (problem type idempotency-store-unavailable)";
-    private static final String LIMIT_MESSAGE = "must be an integer from 1 to orders.paging.max-limit (100)";
+    private static final String LIMIT_MESSAGE = "must be an integer from 1 to orders.paging.max-limit (default 100)";
 
     private final OrderApplication orders;
 
@@ -113,8 +113,10 @@ public class OrderResource {
         @QueryParam("customerId") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE)
         String customerId,
-        @Parameter(description = "Page size, 1 to 100 (default 20)", schema = @Schema(type = SchemaType.INTEGER,
-            format = "int32", minimum = "1", maximum = "100"))
+        // The document served states the configured sizes (openapi.PageSizeDocumentation); these are the defaults.
+        @Parameter(description = "Page size, 1 to orders.paging.max-limit (default 100); orders.paging.default-limit "
+            + "(default 20) when absent", schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
+            maximum = "100"))
         @QueryParam("limit") @Pattern(regexp = "[0-9]{1,3}", message = LIMIT_MESSAGE) String limit,
         @QueryParam("cursor") @Size(max = 64)
             @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be a cursor from nextCursor")

@@ -1,6 +1,5 @@
 package io.ghostguard.orders.app;
 
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
 import io.ghostguard.tenant.TenantId;
@@ -32,8 +31,8 @@ public class Cursors {
 
     private final SecretKeySpec key;
 
-    public Cursors(OrdersConfig config) {
-        byte[] secret = config.paging().cursorKey().map(text -> text.getBytes(StandardCharsets.UTF_8)).orElseGet(() -> {
+    public Cursors(PagingConfig paging) {
+        byte[] secret = paging.cursorKey().map(text -> text.getBytes(StandardCharsets.UTF_8)).orElseGet(() -> {
             LOG.warn("orders.paging.cursor-key is not set: list cursors are signed with a key of this instance only, "
                 + "so a cursor from another instance is refused; set one shared key for every instance");
             byte[] random = new byte[32];

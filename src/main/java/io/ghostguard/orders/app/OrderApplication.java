@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.api.Answer;
 import io.ghostguard.api.Links;
 import io.ghostguard.api.PageResponse;
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.idempotency.Ticket;
 import io.ghostguard.limits.RateLimiter;
 import io.ghostguard.orders.OrderPlacement;
@@ -34,17 +33,17 @@ public class OrderApplication {
     private final RateLimiter limiter;
     private final Links links;
     private final Cursors cursors;
-    private final OrdersConfig config;
+    private final PagingConfig paging;
     private final ObjectMapper json;
 
     public OrderApplication(OrderService orders, OrderPlacement placement, RateLimiter limiter, Links links,
-                            Cursors cursors, OrdersConfig config, ObjectMapper json) {
+                            Cursors cursors, PagingConfig paging, ObjectMapper json) {
         this.orders = orders;
         this.placement = placement;
         this.limiter = limiter;
         this.links = links;
         this.cursors = cursors;
-        this.config = config;
+        this.paging = paging;
         this.json = json;
     }
 
@@ -72,7 +71,7 @@ public class OrderApplication {
      */
     public Uni<PageResponse<OrderResponse>> list(Access access, String customerId, Integer limit, String cursor) {
         TenantId tenant = tenant(access);
-        int size = PageSize.of(limit, config.paging());
+        int size = PageSize.of(limit, paging);
         Long before = cursors.before(tenant, customerId, cursor);
         return orders.list(tenant, customerId, before, size)
             .map(page -> new PageResponse<>(page.orders().stream().map(OrderResponse::from).toList(),

@@ -1,6 +1,5 @@
 package io.ghostguard.orders.app;
 
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.Violation;
 import java.util.List;
@@ -16,7 +15,7 @@ public final class PageSize {
     }
 
     /** The page size to use, or {@link InvalidInputException} naming {@code limit}. */
-    public static int of(Integer requested, OrdersConfig.PagingConfig paging) {
+    public static int of(Integer requested, PagingConfig paging) {
         if (requested == null) {
             return paging.defaultLimit();
         }

@@ -6,6 +6,7 @@ import static io.ghostguard.support.Mcp.client;
 import static io.ghostguard.support.Mcp.problem;
 import static io.ghostguard.support.Mcp.structured;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.Tokens;
@@ -14,6 +15,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
@@ -49,5 +52,15 @@ class PageSizeTest {
         assertEquals("must be an integer from 1 to 5",
             refused.getJsonArray("violations").getJsonObject(0).getString("message"));
         structured(call(client, "list_orders", Map.of("limit", 5)));
+    }
+
+    @Test
+    void theServedDocumentStatesTheConfiguredLargestPage() {
+        JsonPath document = RestAssured.given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+            .extract().jsonPath();
+        Map<String, Object> limit = document.getMap("paths.'/api/v1/orders'.get.parameters.find { it.name == 'limit' }");
+        assertEquals(5, ((Map<?, ?>) limit.get("schema")).get("maximum"), "limit's maximum: " + limit);
+        assertTrue(((String) limit.get("description")).startsWith("Page size, 1 to 5 "), "limit: " + limit);
+        assertEquals(5, document.getInt("components.schemas.PageResponseOrderResponse.properties.items.maxItems"));
     }
 }
