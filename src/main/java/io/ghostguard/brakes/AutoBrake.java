@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerType;
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.Actor;
 import io.ghostguard.telemetry.LogText;
@@ -35,17 +34,17 @@ public class AutoBrake {
     private static final int PRINCIPALS = 100_000;
 
     private final Brakes brakes;
-    private final Map<CallerType, OrdersConfig.AutoBrake> settings = new EnumMap<>(CallerType.class);
+    private final Map<CallerType, BrakesConfig.AutoBrake> settings = new EnumMap<>(CallerType.class);
     private final Cache<String, Window> windows;
 
     /** Refusals of one principal since its window began. */
     private record Window(long startNanos, AtomicInteger refusals) {
     }
 
-    public AutoBrake(Brakes brakes, OrdersConfig config) {
+    public AutoBrake(Brakes brakes, BrakesConfig config) {
         this.brakes = brakes;
         Duration longest = Duration.ofSeconds(1);
-        for (Map.Entry<String, OrdersConfig.AutoBrake> entry : config.brakes().auto().entrySet()) {
+        for (Map.Entry<String, BrakesConfig.AutoBrake> entry : config.auto().entrySet()) {
             CallerType type = CallerType.parse(entry.getKey()).filter(parsed -> parsed.label().equals(entry.getKey()))
                 .orElseThrow(() -> new io.quarkus.runtime.configuration.ConfigurationException("orders.brakes.auto."
                     + entry.getKey() + ": automatic brakes are set per caller type: human, agent, mcp or unknown"));
@@ -70,7 +69,7 @@ public class AutoBrake {
      * (the token's {@code caller_type} claim, else the surface; never the label a User-Agent can move).
      */
     public void refused(Access access) {
-        OrdersConfig.AutoBrake setting = settings.get(access.tier());
+        BrakesConfig.AutoBrake setting = settings.get(access.tier());
         if (setting == null || !setting.enabled()) {
             return;
         }

@@ -2,6 +2,7 @@ package io.ghostguard.mcp;
 
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
+import io.ghostguard.caller.CallerConfig;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
@@ -28,10 +29,10 @@ public class McpOrigins {
     private final List<String> allowed;
     private final String path;
 
-    public McpOrigins(ProblemWriter writer, OrdersConfig config) {
+    public McpOrigins(ProblemWriter writer, OrdersConfig config, CallerConfig caller) {
         this.writer = writer;
         this.allowed = config.mcp().allowedOrigins().orElse(List.of());
-        this.path = config.caller().mcpPath();
+        this.path = caller.mcpPath();
     }
 
     void install(@Observes Router router) {

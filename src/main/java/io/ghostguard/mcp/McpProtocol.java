@@ -6,6 +6,7 @@ import io.ghostguard.catalogue.ApiOperation;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.brakes.AutoBrake;
 import io.ghostguard.brakes.Brakes;
+import io.ghostguard.caller.CallerConfig;
 import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.input.Violation;
 import io.ghostguard.limits.Policy;
@@ -126,8 +127,8 @@ public class McpProtocol {
                        McpSessionStore sessions, McpEventStreams streams, RateLimiter limiter,
                        ConnectionManager connections, ProblemWriter writer, ProblemCatalogue problems,
                        SchemaViolationMetrics violations, McpTelemetry telemetry, ObjectMapper json, Brakes brakes,
-                       AutoBrake auto) {
-        this.path = config.caller().mcpPath();
+                       AutoBrake auto, CallerConfig caller) {
+        this.path = caller.mcpPath();
         this.bodyLimit = limit.asLongValue();
         this.maxSessions = config.mcp().maxSessionsPerPrincipal();
         this.sessions = sessions;

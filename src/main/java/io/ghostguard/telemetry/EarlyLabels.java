@@ -2,7 +2,7 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.caller.CallerClassifier;
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.caller.CallerConfig;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,9 +33,9 @@ public class EarlyLabels {
     private final Set<String> fixedPaths;
     private final String mcpMessages;
 
-    public EarlyLabels(CallerClassifier classifier, OrdersConfig config) {
+    public EarlyLabels(CallerClassifier classifier, CallerConfig caller) {
         this.classifier = classifier;
-        String mcp = config.caller().mcpPath();
+        String mcp = caller.mcpPath();
         this.fixedPaths = Set.of(mcp, mcp + "/sse", RESOURCE_METADATA);
         this.mcpMessages = mcp + "/messages/";
     }
