@@ -11,8 +11,9 @@ import java.util.Set;
 
 /**
  * Classifies every request from its path and headers as the very first route handler, so that requests
- * rejected before the REST layer (oversized or unsupported bodies, unknown paths) are labelled too. The
- * REST telemetry filter refines the caller with the identity claim.
+ * rejected before the REST layer (oversized or unsupported bodies, unknown paths) are labelled too. Once the
+ * caller's identity is known, the gate's access step refines the label with its {@code caller_type} claim, on REST
+ * and MCP alike.
  *
  * <p>It also gives the platform's HTTP timer its {@code uri} label before anything can answer: the platform takes
  * the template the REST layer matched, and failing that the raw path, so an answer given before routing (413 from
