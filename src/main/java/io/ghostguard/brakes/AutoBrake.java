@@ -8,6 +8,7 @@ import io.ghostguard.security.Access;
 import io.ghostguard.security.Actor;
 import io.ghostguard.telemetry.LogText;
 import io.ghostguard.tenant.TenantId;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -23,8 +24,10 @@ import org.jboss.logging.Logger;
  * every instance within a second. The counting is local to the instance that answered the refusals, in memory
  * (no Redis call: a schema violation never reaches Redis, and the rest are decided from what the gate's own scripts
  * answered), bounded in entries; only the brake itself is written, once. Behind N instances a principal's refusals
- * spread, so each instance brakes at its own count.
+ * spread, so each instance brakes at its own count. Built at start, so a setting for a caller type that does not
+ * exist stops the start instead of failing the first refusal.
  */
+@Startup
 @ApplicationScoped
 public class AutoBrake {
 
