@@ -4,11 +4,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerType;
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.Actor;
 import io.ghostguard.telemetry.LogText;
 import io.ghostguard.tenant.TenantId;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -24,8 +24,10 @@ import org.jboss.logging.Logger;
  * every instance within a second. The counting is local to the instance that answered the refusals, in memory
  * (no Redis call: a schema violation never reaches Redis, and the rest are decided from what the gate's own scripts
  * answered), bounded in entries; only the brake itself is written, once. Behind N instances a principal's refusals
- * spread, so each instance brakes at its own count.
+ * spread, so each instance brakes at its own count. Built at start, so a setting for a caller type that does not
+ * exist stops the start instead of failing the first refusal.
  */
+@Startup
 @ApplicationScoped
 public class AutoBrake {
 
@@ -35,17 +37,17 @@ public class AutoBrake {
     private static final int PRINCIPALS = 100_000;
 
     private final Brakes brakes;
-    private final Map<CallerType, OrdersConfig.AutoBrake> settings = new EnumMap<>(CallerType.class);
+    private final Map<CallerType, BrakesConfig.AutoBrake> settings = new EnumMap<>(CallerType.class);
     private final Cache<String, Window> windows;
 
     /** Refusals of one principal since its window began. */
     private record Window(long startNanos, AtomicInteger refusals) {
     }
 
-    public AutoBrake(Brakes brakes, OrdersConfig config) {
+    public AutoBrake(Brakes brakes, BrakesConfig config) {
         this.brakes = brakes;
         Duration longest = Duration.ofSeconds(1);
-        for (Map.Entry<String, OrdersConfig.AutoBrake> entry : config.brakes().auto().entrySet()) {
+        for (Map.Entry<String, BrakesConfig.AutoBrake> entry : config.auto().entrySet()) {
             CallerType type = CallerType.parse(entry.getKey()).filter(parsed -> parsed.label().equals(entry.getKey()))
                 .orElseThrow(() -> new io.quarkus.runtime.configuration.ConfigurationException("orders.brakes.auto."
                     + entry.getKey() + ": automatic brakes are set per caller type: human, agent, mcp or unknown"));
@@ -70,7 +72,7 @@ public class AutoBrake {
      * (the token's {@code caller_type} claim, else the surface; never the label a User-Agent can move).
      */
     public void refused(Access access) {
-        OrdersConfig.AutoBrake setting = settings.get(access.tier());
+        BrakesConfig.AutoBrake setting = settings.get(access.tier());
         if (setting == null || !setting.enabled()) {
             return;
         }

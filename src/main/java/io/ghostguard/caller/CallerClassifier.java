@@ -1,6 +1,5 @@
 package io.ghostguard.caller;
 
-import io.ghostguard.config.OrdersConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Locale;
@@ -22,10 +21,10 @@ public class CallerClassifier {
     private final List<String> agentPatterns;
     private final List<String> agentPatternsLower;
 
-    public CallerClassifier(OrdersConfig config) {
-        this.trustHeader = config.caller().trustHeader();
-        this.mcpPath = config.caller().mcpPath();
-        this.agentPatterns = List.copyOf(config.caller().agentUserAgents());
+    public CallerClassifier(CallerConfig config) {
+        this.trustHeader = config.trustHeader();
+        this.mcpPath = config.mcpPath();
+        this.agentPatterns = List.copyOf(config.agentUserAgents());
         this.agentPatternsLower = agentPatterns.stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
     }
 

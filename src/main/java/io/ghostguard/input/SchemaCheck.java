@@ -33,34 +33,9 @@ final class SchemaCheck {
         }
         Class<?> raw = rawClass(type);
         if (raw.isRecord()) {
-            if (!node.isObject()) {
-                violations.add(new Violation(label(path), "must be an object", "Type"));
-                return;
-            }
-            Map<String, Type> components = new HashMap<>();
-            for (RecordComponent component : raw.getRecordComponents()) {
-                components.put(component.getName(), component.getGenericType());
-            }
-            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> field = fields.next();
-                String fieldPath = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
-                Type fieldType = components.get(field.getKey());
-                if (fieldType == null) {
-                    violations.add(new Violation(fieldPath, "unknown field", "UnknownField"));
-                } else {
-                    check(field.getValue(), fieldType, fieldPath, violations);
-                }
-            }
+            checkObject(node, raw, path, violations);
         } else if (List.class.isAssignableFrom(raw)) {
-            if (!node.isArray()) {
-                violations.add(new Violation(label(path), "must be an array", "Type"));
-                return;
-            }
-            Type element = type instanceof ParameterizedType generic ? generic.getActualTypeArguments()[0] : Object.class;
-            for (int i = 0; i < node.size(); i++) {
-                check(node.get(i), element, path + "[" + i + "]", violations);
-            }
+            checkArray(node, type, path, violations);
         } else if (raw == Integer.class || raw == int.class) {
             if (!node.isIntegralNumber() || !node.canConvertToInt()) {
                 violations.add(new Violation(label(path), "must be a JSON integer", "Type"));
@@ -71,6 +46,41 @@ final class SchemaCheck {
             }
         } else if (raw == String.class && !node.isTextual()) {
             violations.add(new Violation(label(path), "must be a JSON string", "Type"));
+        }
+    }
+
+    /** An object for a record: every field it names must be a component, each checked against its type. */
+    private static void checkObject(JsonNode node, Class<?> record, String path, List<Violation> violations) {
+        if (!node.isObject()) {
+            violations.add(new Violation(label(path), "must be an object", "Type"));
+            return;
+        }
+        Map<String, Type> components = new HashMap<>();
+        for (RecordComponent component : record.getRecordComponents()) {
+            components.put(component.getName(), component.getGenericType());
+        }
+        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String fieldPath = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+            Type fieldType = components.get(field.getKey());
+            if (fieldType == null) {
+                violations.add(new Violation(fieldPath, "unknown field", "UnknownField"));
+            } else {
+                check(field.getValue(), fieldType, fieldPath, violations);
+            }
+        }
+    }
+
+    /** An array for a list: every element checked against the list's element type. */
+    private static void checkArray(JsonNode node, Type type, String path, List<Violation> violations) {
+        if (!node.isArray()) {
+            violations.add(new Violation(label(path), "must be an array", "Type"));
+            return;
+        }
+        Type element = type instanceof ParameterizedType generic ? generic.getActualTypeArguments()[0] : Object.class;
+        for (int i = 0; i < node.size(); i++) {
+            check(node.get(i), element, path + "[" + i + "]", violations);
         }
     }
 

@@ -3,8 +3,8 @@ package io.ghostguard.security;
 import io.ghostguard.api.Claims;
 import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerClassifier;
+import io.ghostguard.caller.CallerConfig;
 import io.ghostguard.caller.CallerType;
-import io.ghostguard.config.OrdersConfig;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,10 +16,10 @@ public class AccessResolver {
     private final CallerClassifier classifier;
     private final String mcpPath;
 
-    public AccessResolver(IdentityResolver identities, CallerClassifier classifier, OrdersConfig config) {
+    public AccessResolver(IdentityResolver identities, CallerClassifier classifier, CallerConfig caller) {
         this.identities = identities;
         this.classifier = classifier;
-        this.mcpPath = config.caller().mcpPath();
+        this.mcpPath = caller.mcpPath();
     }
 
     /**

@@ -2,7 +2,7 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.caller.CallerClassifier;
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.caller.CallerConfig;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,8 +11,9 @@ import java.util.Set;
 
 /**
  * Classifies every request from its path and headers as the very first route handler, so that requests
- * rejected before the REST layer (oversized or unsupported bodies, unknown paths) are labelled too. The
- * REST telemetry filter refines the caller with the identity claim.
+ * rejected before the REST layer (oversized or unsupported bodies, unknown paths) are labelled too. Once the
+ * caller's identity is known, the gate's access step refines the label with its {@code caller_type} claim, on REST
+ * and MCP alike.
  *
  * <p>It also gives the platform's HTTP timer its {@code uri} label before anything can answer: the platform takes
  * the template the REST layer matched, and failing that the raw path, so an answer given before routing (413 from
@@ -33,9 +34,9 @@ public class EarlyLabels {
     private final Set<String> fixedPaths;
     private final String mcpMessages;
 
-    public EarlyLabels(CallerClassifier classifier, OrdersConfig config) {
+    public EarlyLabels(CallerClassifier classifier, CallerConfig caller) {
         this.classifier = classifier;
-        String mcp = config.caller().mcpPath();
+        String mcp = caller.mcpPath();
         this.fixedPaths = Set.of(mcp, mcp + "/sse", RESOURCE_METADATA);
         this.mcpMessages = mcp + "/messages/";
     }

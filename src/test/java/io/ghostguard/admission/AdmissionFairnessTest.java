@@ -137,19 +137,19 @@ class AdmissionFairnessTest {
         long fast = TimeUnit.MILLISECONDS.toNanos(5);
         long slow = TimeUnit.MILLISECONDS.toNanos(500);
         for (int status : new int[] {400, 401, 403, 404, 409, 412, 413, 415, 422, 428, 429}) {
-            assertEquals(AdmissionControl.Sample.IGNORED, AdmissionControl.sample(true, status, false, slow, objective),
+            assertEquals(AdmittedRequests.Sample.IGNORED, AdmittedRequests.sample(true, status, false, slow, objective),
                 "a refusal, " + status + ", however slow");
         }
-        assertEquals(AdmissionControl.Sample.IGNORED, AdmissionControl.sample(true, 503, true, slow, objective),
+        assertEquals(AdmittedRequests.Sample.IGNORED, AdmittedRequests.sample(true, 503, true, slow, objective),
             "a brake or a shed");
-        assertEquals(AdmissionControl.Sample.IGNORED, AdmissionControl.sample(false, 200, false, slow, objective),
+        assertEquals(AdmittedRequests.Sample.IGNORED, AdmittedRequests.sample(false, 200, false, slow, objective),
             "the client left");
-        assertEquals(AdmissionControl.Sample.DROPPED, AdmissionControl.sample(true, 503, false, fast, objective),
+        assertEquals(AdmittedRequests.Sample.DROPPED, AdmittedRequests.sample(true, 503, false, fast, objective),
             "the store unavailable");
-        assertEquals(AdmissionControl.Sample.DROPPED, AdmissionControl.sample(true, 500, false, fast, objective));
-        assertEquals(AdmissionControl.Sample.DROPPED, AdmissionControl.sample(true, 201, false, slow, objective));
-        assertEquals(AdmissionControl.Sample.SUCCESS, AdmissionControl.sample(true, 201, false, fast, objective));
-        assertEquals(AdmissionControl.Sample.SUCCESS, AdmissionControl.sample(true, 304, false, fast, objective));
+        assertEquals(AdmittedRequests.Sample.DROPPED, AdmittedRequests.sample(true, 500, false, fast, objective));
+        assertEquals(AdmittedRequests.Sample.DROPPED, AdmittedRequests.sample(true, 201, false, slow, objective));
+        assertEquals(AdmittedRequests.Sample.SUCCESS, AdmittedRequests.sample(true, 201, false, fast, objective));
+        assertEquals(AdmittedRequests.Sample.SUCCESS, AdmittedRequests.sample(true, 304, false, fast, objective));
     }
 
     @Test

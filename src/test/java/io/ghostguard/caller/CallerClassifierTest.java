@@ -3,7 +3,6 @@ package io.ghostguard.caller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.ghostguard.config.OrdersConfig;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,17 +10,15 @@ import org.junit.jupiter.api.Test;
 class CallerClassifierTest {
 
     private static CallerClassifier classifier(boolean trustHeader) {
-        OrdersConfig.CallerConfig caller = (OrdersConfig.CallerConfig) Proxy.newProxyInstance(
-            CallerClassifierTest.class.getClassLoader(), new Class<?>[] {OrdersConfig.CallerConfig.class},
+        CallerConfig caller = (CallerConfig) Proxy.newProxyInstance(
+            CallerClassifierTest.class.getClassLoader(), new Class<?>[] {CallerConfig.class},
             (proxy, method, args) -> switch (method.getName()) {
                 case "trustHeader" -> trustHeader;
                 case "mcpPath" -> "/mcp";
                 case "agentUserAgents" -> List.of("ChatGPT-User", "Claude-User", "Perplexity-User");
                 default -> throw new UnsupportedOperationException(method.getName());
             });
-        OrdersConfig config = (OrdersConfig) Proxy.newProxyInstance(CallerClassifierTest.class.getClassLoader(),
-            new Class<?>[] {OrdersConfig.class}, (proxy, method, args) -> caller);
-        return new CallerClassifier(config);
+        return new CallerClassifier(caller);
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.ghostguard.mcp.transport;
 
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.caller.CallerConfig;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
@@ -35,10 +35,10 @@ public class McpOrigins {
     private final List<String> allowed;
     private final String path;
 
-    public McpOrigins(ProblemWriter writer, McpConfig mcp, OrdersConfig config) {
+    public McpOrigins(ProblemWriter writer, McpConfig mcp, CallerConfig caller) {
         this.writer = writer;
         this.allowed = mcp.allowedOrigins().orElse(List.of());
-        this.path = config.caller().mcpPath();
+        this.path = caller.mcpPath();
     }
 
     void install(@Observes Router router) {

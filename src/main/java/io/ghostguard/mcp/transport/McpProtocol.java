@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.brakes.Brakes;
 import io.ghostguard.catalogue.ApiOperation;
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.caller.CallerConfig;
 import io.ghostguard.input.Violation;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.RateLimiter;
@@ -87,10 +87,10 @@ public class McpProtocol {
     private final Brakes brakes;
     private final ObjectMapper json;
 
-    public McpProtocol(OrdersConfig config, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit,
+    public McpProtocol(CallerConfig caller, @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit,
                        SessionSteps steps, McpAnswers answers, AnswerCount count, RateLimiter limiter, Brakes brakes,
                        ObjectMapper json) {
-        this.path = config.caller().mcpPath();
+        this.path = caller.mcpPath();
         this.bodyLimit = limit.asLongValue();
         this.steps = steps;
         this.answers = answers;
