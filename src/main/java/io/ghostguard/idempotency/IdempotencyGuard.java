@@ -6,7 +6,7 @@ import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.Quota;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimiter;
-import io.ghostguard.orders.OperationKey;
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;

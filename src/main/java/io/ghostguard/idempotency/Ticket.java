@@ -1,6 +1,6 @@
 package io.ghostguard.idempotency;
 
-import io.ghostguard.orders.OperationKey;
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.redis.ScriptCommit;
 
 /**

@@ -2,7 +2,7 @@ package io.ghostguard.limits;
 
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.orders.SpendLimit;
+import io.ghostguard.domain.SpendLimit;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;

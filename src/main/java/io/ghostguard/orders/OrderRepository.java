@@ -1,5 +1,7 @@
 package io.ghostguard.orders;
 
+import io.ghostguard.domain.OperationKey;
+import io.ghostguard.domain.SpendLimit;
 import io.ghostguard.domain.Refused;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;

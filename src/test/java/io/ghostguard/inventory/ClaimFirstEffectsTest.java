@@ -20,7 +20,7 @@ import io.ghostguard.idempotency.EndpointPolicy;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.idempotency.Ticket;
-import io.ghostguard.orders.OperationKey;
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.OrderRepository;
 import io.ghostguard.orders.PlaceOrder;
