@@ -29,12 +29,12 @@ public class LeaseCover {
      */
     static final Duration PROVIDER_BOUND = Duration.ZERO;
 
-    private final OrdersConfig config;
+    private final IdempotencyConfig config;
     private final Duration required;
 
-    public LeaseCover(OrdersConfig config) {
+    public LeaseCover(IdempotencyConfig config, OrdersConfig orders) {
         this.config = config;
-        OrdersConfig.RedisConfig redis = config.redis();
+        OrdersConfig.RedisConfig redis = orders.redis();
         Duration claim = redis.commandTimeout().plus(redis.minReplicaAcks() > 0 ? redis.replicaAckTimeout()
             : Duration.ZERO);
         this.required = claim.plus(PROVIDER_BOUND).plus(redis.poolWaitTimeout()).plus(redis.commandTimeout());
@@ -61,15 +61,15 @@ public class LeaseCover {
      * its own.
      */
     public void verify(EndpointPolicy policy) {
-        if (!policy.lease().equals(config.idempotency().lease())) {
+        if (!policy.lease().equals(config.lease())) {
             verify("orders.idempotency.endpoints." + policy.name() + ".lease", policy.lease());
         }
     }
 
     void check(@Observes StartupEvent started) {
-        verify(GLOBAL, config.idempotency().lease());
-        for (String name : io.ghostguard.config.EndpointOverrideNames.ENDPOINTS) {
-            EndpointPolicy policy = EndpointPolicy.resolve(config.idempotency(), name, "", false, false);
+        verify(GLOBAL, config.lease());
+        for (String name : EndpointOverrideNames.ENDPOINTS) {
+            EndpointPolicy policy = EndpointPolicy.resolve(config, name, "", false, false);
             if (policy != null) {
                 verify(policy);
             }
