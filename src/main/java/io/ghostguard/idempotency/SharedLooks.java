@@ -72,9 +72,10 @@ final class SharedLooks {
                     context.runOnContext(ignored -> answer.run());
                 }
             };
-            while (!watches.computeIfAbsent(claim.storageKey(), key -> new Watch(
-                new Claim(key, IdempotencyRecord.pending(ClaimProtocol.ownerToken(), claim.pending().fingerprint())), wait.lease(),
-                wait.budget(), pauseMillis)).join(waiter)) {
+            String fingerprint = claim.pending().fingerprint();
+            while (!watches.computeIfAbsent(claim.storageKey(), key -> new Watch(new Claim(key,
+                IdempotencyRecord.pending(ClaimProtocol.ownerToken(), fingerprint)), wait.lease(), wait.budget(),
+                pauseMillis)).join(waiter)) {
                 Thread.onSpinWait(); // that look was just answered: join the next one
             }
         });
