@@ -15,6 +15,7 @@
 --       | {'missing'} | {'insufficient', available} | {'reused'} | {'applied'} (the mark without the answer)
 -- stockJson is the answer in the API's layout (the fields and order of StockResponse), so a commit folded around
 -- this script (lib/commit.lua) stores the same bytes the first answer carries.
+-- reply: 1=outcome 2=body 3=available 4=unit-price 5=currency 6=version
 local mark = string.sub(ARGV[3], 1, 32)
 if ARGV[3] ~= '' then
   local held = redis.call('GET', KEYS[2])

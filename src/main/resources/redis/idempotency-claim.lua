@@ -14,6 +14,7 @@
 -- ('' when not counted). kind: 'claimed' (this caller owns the key now), 'existing' (payload: the record),
 -- 'budget' (payload: ms until the new-key window ends), 'limited' (nothing claimed) or 'fenced' (nothing counted,
 -- nothing claimed: its caller had given up).
+-- reply: 1=kind 2=payload 3=allowed 4=remaining 5=retry 6=reset
 if redis.call('EXISTS', KEYS[4]) == 1 then return {'fenced', '', '', '', '', ''} end
 local kind, payload, allowed, remaining, retry, reset =
   claim_look(KEYS[1], KEYS[2], ARGV[3], ARGV[4], KEYS[3], ARGV[5], ARGV[6])

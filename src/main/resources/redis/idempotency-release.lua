@@ -5,6 +5,7 @@
 --         is kept: a claim of that owner that reaches Redis later (it waited in a stalled server's socket) finds
 --         the fence and takes nothing, whichever of the two ran first.
 -- Returns 1 when released, 0 when the claim is not (or no longer, or not yet) this owner's.
+-- reply: 1=done
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   if ARGV[2] ~= '' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[2]) end
   return 0

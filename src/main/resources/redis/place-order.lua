@@ -24,6 +24,8 @@
 -- Returns {'created', orderJson, orderId} | {'existing', orderJson (false when gone), orderId} | {'insufficient', sku, requested, available}
 --       | {'currency', sku, currency} | {'operation-reused'} | {'reference-conflict'}
 --       | {'spend-cap', ms until the spend window ends} | {'spend-cap-never', the order's total}
+-- The answered outcomes ('created', 'existing') are laid out as below; a refusal lays out its facts after its outcome.
+-- reply: 1=outcome 2=body 3=id
 
 -- A natural key's value is "<orderId>\n<digest>"; returns the order id and whether the digest matches.
 local function bound(key, digest)

@@ -1,5 +1,5 @@
--- Library (after lib/gcra): the first half of an idempotency claim, shared by the claim script and the guard
--- that folds a claim around a domain script.
+-- Library (after lib/gcra): the look of an idempotency claim (claim_look) and the count of a fresh key
+-- (claim_count), used by the claim script (idempotency-claim), which takes the key between the two.
 -- Counts the request against its rate (GCRA; rlQuota '' for none), then looks at the idempotency key, then at
 -- the principal's new-key budget (nkQuota '' for none). Returns kind, payload and the four GCRA fields ('' when
 -- not counted). kind: 'limited' (nothing looked at), 'existing' (payload: the record held), 'budget' (payload:

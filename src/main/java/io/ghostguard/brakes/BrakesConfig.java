@@ -1,7 +1,7 @@
 package io.ghostguard.brakes;
 
-import static io.ghostguard.config.OrdersConfig.AT_LEAST_ONE;
-import static io.ghostguard.config.OrdersConfig.POSITIVE;
+import static io.ghostguard.config.SettingMessages.AT_LEAST_ONE;
+import static io.ghostguard.config.SettingMessages.POSITIVE;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

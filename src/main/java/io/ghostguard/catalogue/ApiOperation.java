@@ -1,7 +1,7 @@
 package io.ghostguard.catalogue;
 
 import io.ghostguard.api.Routes;
-import io.ghostguard.config.EndpointOverrideNames;
+import io.ghostguard.idempotency.EndpointOverrideNames;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.security.Scopes;
 import java.util.Arrays;

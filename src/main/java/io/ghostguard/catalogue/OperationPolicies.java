@@ -1,6 +1,6 @@
 package io.ghostguard.catalogue;
 
-import io.ghostguard.config.EndpointOverrideNames;
+import io.ghostguard.idempotency.EndpointOverrideNames;
 import io.ghostguard.idempotency.EndpointPolicy;
 import io.ghostguard.idempotency.IdempotencyGuard;
 import io.quarkus.runtime.Startup;

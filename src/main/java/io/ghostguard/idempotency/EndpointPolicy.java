@@ -1,7 +1,6 @@
 package io.ghostguard.idempotency;
 
-import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.config.OrdersConfig.StoreFailureMode;
+import io.ghostguard.idempotency.IdempotencyConfig.StoreFailureMode;
 import java.time.Duration;
 
 /**
@@ -13,9 +12,9 @@ public record EndpointPolicy(String name, String route, boolean readsBody, Durat
                              Duration inFlightWait, StoreFailureMode onStoreFailure, boolean commitsInEffect) {
 
     /** Resolves the policy of a named endpoint at a route template; null when the endpoint opts out. */
-    public static EndpointPolicy resolve(OrdersConfig.IdempotencyConfig config, String name, String route,
+    public static EndpointPolicy resolve(IdempotencyConfig config, String name, String route,
                                          boolean readsBody, boolean commitsInEffect) {
-        OrdersConfig.EndpointOverride override = config.endpoints().named(name).orElse(null);
+        IdempotencyConfig.EndpointOverride override = config.endpoints().named(name).orElse(null);
         if (override == null) {
             return new EndpointPolicy(name, route, readsBody, config.retention(), config.lease(), config.inFlightWait(),
                 StoreFailureMode.of(config.onStoreFailure()), commitsInEffect);

@@ -1,17 +1,17 @@
 package io.ghostguard.idempotency;
 
-import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.config.OrdersConfig.StoreFailureMode;
+import io.ghostguard.idempotency.IdempotencyConfig.StoreFailureMode;
 import io.ghostguard.limits.Policy;
 import io.ghostguard.limits.Quota;
 import io.ghostguard.limits.RateDecision;
 import io.ghostguard.limits.RateLimiter;
-import io.ghostguard.orders.OperationKey;
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.redis.RedisConfig;
+import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.Access;
@@ -39,17 +39,17 @@ public class IdempotencyGuard {
     private final ClaimProtocol protocol;
     private final IdempotencyMetrics metrics;
     private final RateLimiter limiter;
-    private final OrdersConfig config;
+    private final IdempotencyConfig idempotency;
     private final RedisConfig redis;
     private final MeterRegistry registry;
 
     public IdempotencyGuard(ClaimProtocol protocol, IdempotencyMetrics metrics, RateLimiter limiter,
-                            OrdersConfig config, RedisConfig redis, MeterRegistry registry) {
+                            IdempotencyConfig idempotency, RedisConfig redis, MeterRegistry registry) {
         this.registry = registry;
         this.protocol = protocol;
         this.metrics = metrics;
         this.limiter = limiter;
-        this.config = config;
+        this.idempotency = idempotency;
         this.redis = redis;
     }
 
@@ -59,19 +59,17 @@ public class IdempotencyGuard {
 
     /** The policy of a named endpoint at a surface route; null when the endpoint opts out. */
     public EndpointPolicy policy(String name, String route, boolean readsBody, boolean commitsInEffect) {
-        return EndpointPolicy.resolve(config.idempotency(), name, route, readsBody, commitsInEffect);
+        return EndpointPolicy.resolve(idempotency, name, route, readsBody, commitsInEffect);
     }
 
     /** Counts a call refused before the gate (no or malformed key) under its outcome. */
     public Refusal refuseKey(EndpointPolicy endpoint, IdempotencyKey.Parsed parsed) {
         if (parsed instanceof IdempotencyKey.Parsed.Invalid invalid) {
             metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_INVALID);
-            return Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_INVALID, invalid.reason() + "."));
+            return GateRefusals.keyInvalid(invalid.reason());
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.KEY_MISSING);
-        return Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_MISSING, "Send an idempotency key (the "
-            + IdempotencyKey.HEADER + " header on REST, the idempotencyKey argument on MCP; 1-255 visible ASCII "
-            + "characters) with every call that changes state."));
+        return GateRefusals.keyMissing();
     }
 
     /** Decides a call: write rate, new-key budget and claim in one script, then the decision as a value. */
@@ -102,28 +100,15 @@ public class IdempotencyGuard {
                 execute.claim().pending().owner())), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Replay replay) {
-            int replicas = redis.minReplicaAcks();
-            if (replicas > 0 && replay.acknowledged() < replicas) {
-                // A stored result that too few replicas vouch for is not answered: it might not survive a failover.
-                metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
-                return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(
-                    Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "The result of this request is not yet on "
-                        + "enough replicas; retry with the same idempotency key to get it."),
-                    ProblemCatalogue.RETRY_SECONDS), rate);
-            }
-            metrics.decided(route, IdempotencyOutcome.REPLAYED);
-            return new GuardDecision.Replay(replay.stored(), rate);
+            return replayed(route, replay, rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Reused) {
             metrics.decided(route, IdempotencyOutcome.KEY_REUSED);
-            return new GuardDecision.Reused(Refusal.of(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED, "This "
-                + "idempotency key was used with a different request; use a new key for a new request.")), rate);
+            return new GuardDecision.Reused(GateRefusals.keyReused(), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.InProgress) {
             metrics.decided(route, IdempotencyOutcome.IN_PROGRESS);
-            return new GuardDecision.InProgress(Refusal.retryAfter(Problem.of(
-                ProblemType.IDEMPOTENCY_REQUEST_IN_PROGRESS, "The first request with this idempotency key is still "
-                    + "running; retry later with the same key to get its result."), ProblemCatalogue.RETRY_SECONDS), rate);
+            return new GuardDecision.InProgress(GateRefusals.inProgress(), rate);
         }
         if (decision instanceof ClaimProtocol.Decision.Limited) {
             metrics.decided(route, IdempotencyOutcome.RATE_LIMITED);
@@ -133,6 +118,17 @@ public class IdempotencyGuard {
         metrics.decided(route, IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
         return new GuardDecision.Refused(IdempotencyOutcome.KEY_BUDGET_EXCEEDED, limiter.overBudget(wait, access),
             rate);
+    }
+
+    /** A stored result to replay, unless too few replicas vouch for it (it might not survive a failover). */
+    private GuardDecision replayed(String route, ClaimProtocol.Decision.Replay replay, RateDecision rate) {
+        int replicas = redis.minReplicaAcks();
+        if (replicas > 0 && replay.acknowledged() < replicas) {
+            metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
+            return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, GateRefusals.replicasBehind(), rate);
+        }
+        metrics.decided(route, IdempotencyOutcome.REPLAYED);
+        return new GuardDecision.Replay(replay.stored(), rate);
     }
 
     /**
@@ -145,9 +141,7 @@ public class IdempotencyGuard {
     private GuardDecision overloaded(Access access, EndpointPolicy endpoint) {
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
         registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, access.label().label()).increment();
-        return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
-            ProblemType.OVERLOADED, "This instance is too busy to take its store's answer in time, so nothing was "
-                + "executed; retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
+        return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, GateRefusals.overloadedBefore(), null);
     }
 
     private GuardDecision storeFailed(EndpointPolicy endpoint, String hash, String fingerprint) {
@@ -160,9 +154,8 @@ public class IdempotencyGuard {
                 UUID.randomUUID().toString())), null);
         }
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
-        return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, Refusal.retryAfter(Problem.of(
-            ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, "Duplicate protection is unavailable, so nothing was executed; "
-                + "retry with the same idempotency key."), ProblemCatalogue.RETRY_SECONDS), null);
+        return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, GateRefusals.storeUnavailableBefore(),
+            null);
     }
 
     /** Whether an answer is final, so stored and replayed: a 2xx, or a business refusal reached by the effect. */
@@ -188,32 +181,13 @@ public class IdempotencyGuard {
         if (!ticket.claimed()) {
             return Uni.createFrom().nullItem();
         }
+        if (status == 503) {
+            Refusal unavailable = unavailable(ticket, problem);
+            if (unavailable != null) {
+                return Uni.createFrom().item(unavailable);
+            }
+        }
         String route = ticket.endpoint().route();
-        if (status == 503 && ProblemCatalogue.isLeaseLost(problem)) {
-            metrics.decided(route, IdempotencyOutcome.LEASE_LOST);
-            LOG.warnf("an execution on %s outlived its lease (%s) and applied nothing; the caller retries with the "
-                + "same key", route, ticket.endpoint().lease());
-            return Uni.createFrom().item(Refusal.retryAfter(problem, ProblemCatalogue.RETRY_SECONDS));
-        }
-        if (status == 503 && problem != null
-            && ProblemType.of(problem).filter(ProblemType.OVERLOADED::equals).isPresent()) {
-            // The effect's answer came too late for this instance, while the store kept answering (counted as a
-            // shed where it was mapped): local overload, and the effect may have been applied.
-            metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
-            protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
-            return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was "
-                + "too busy to take its store's answer in time, so this attempt may have been applied; retry with the "
-                + "same idempotency key to get its result rather than applying it again."),
-                ProblemCatalogue.RETRY_SECONDS));
-        }
-        if (status == 503 && !ProblemCatalogue.isProviderFailure(problem)) {
-            metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
-            protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
-            return Uni.createFrom().item(Refusal.retryAfter(Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE,
-                "The store did not answer in time, so this attempt may have been applied; retry with the same "
-                    + "idempotency key to get its result rather than applying it again."),
-                ProblemCatalogue.RETRY_SECONDS));
-        }
         if (!storable(status, problem)) {
             return protocol.abandon(ticket.claim())
                 .onFailure().invoke(failure -> LOG.warnf("could not release idempotency claim on %s", route))
@@ -235,5 +209,28 @@ public class IdempotencyGuard {
                 + "still protects a retry", route))
             .onFailure().recoverWithItem(false)
             .replaceWith((Refusal) null);
+    }
+
+    /**
+     * The answer to a 503 of a claimed call, or null to handle it like any other answer (a failed payment provider:
+     * nothing was written here, so its claim is released for the retry). A lost lease is recognised by its type.
+     */
+    private Refusal unavailable(Ticket ticket, Problem problem) {
+        String route = ticket.endpoint().route();
+        if (problem != null && problem.renders(LeaseLostException.class)) {
+            metrics.decided(route, IdempotencyOutcome.LEASE_LOST);
+            LOG.warnf("an execution on %s outlived its lease (%s) and applied nothing; the caller retries with the "
+                + "same key", route, ticket.endpoint().lease());
+            return Refusal.retryAfter(problem, ProblemCatalogue.RETRY_SECONDS);
+        }
+        if (ProblemCatalogue.isProviderFailure(problem)) {
+            return null;
+        }
+        metrics.decided(route, IdempotencyOutcome.STORE_UNAVAILABLE);
+        protocol.releaseInBackground(ticket.claim(), ticket.endpoint().lease());
+        // Too late for this instance while the store kept answering (counted as a shed where it was mapped): local
+        // overload. Either way the effect may have been applied.
+        return problem != null && ProblemType.of(problem).filter(ProblemType.OVERLOADED::equals).isPresent()
+            ? GateRefusals.overloadedAfter() : GateRefusals.storeTimedOutAfter();
     }
 }

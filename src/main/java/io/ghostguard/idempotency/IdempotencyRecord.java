@@ -40,7 +40,7 @@ public record IdempotencyRecord(boolean completed, String owner, String fingerpr
 
     /**
      * The stored form of a completed response up to and including {@code locationPrefix}, for a script that
-     * appends the created resource's id, a separator and the body itself ({@code redis/lib/guard.lua}).
+     * appends the created resource's id, a separator and the body itself ({@code redis/lib/commit.lua}).
      */
     public static String completedHead(String fingerprint, int status, String contentType, String locationPrefix) {
         return "D" + SEPARATOR + fingerprint + SEPARATOR + status + SEPARATOR + contentType + SEPARATOR + locationPrefix;

@@ -1,6 +1,5 @@
 package io.ghostguard.idempotency;
 
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.redis.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -30,10 +29,10 @@ public class LeaseCover {
      */
     static final Duration PROVIDER_BOUND = Duration.ZERO;
 
-    private final OrdersConfig config;
+    private final IdempotencyConfig config;
     private final Duration required;
 
-    public LeaseCover(OrdersConfig config, RedisConfig redis) {
+    public LeaseCover(IdempotencyConfig config, RedisConfig redis) {
         this.config = config;
         Duration claim = redis.commandTimeout().plus(redis.minReplicaAcks() > 0 ? redis.replicaAckTimeout()
             : Duration.ZERO);
@@ -61,15 +60,15 @@ public class LeaseCover {
      * its own.
      */
     public void verify(EndpointPolicy policy) {
-        if (!policy.lease().equals(config.idempotency().lease())) {
+        if (!policy.lease().equals(config.lease())) {
             verify("orders.idempotency.endpoints." + policy.name() + ".lease", policy.lease());
         }
     }
 
     void check(@Observes StartupEvent started) {
-        verify(GLOBAL, config.idempotency().lease());
-        for (String name : io.ghostguard.config.EndpointOverrideNames.ENDPOINTS) {
-            EndpointPolicy policy = EndpointPolicy.resolve(config.idempotency(), name, "", false, false);
+        verify(GLOBAL, config.lease());
+        for (String name : EndpointOverrideNames.ENDPOINTS) {
+            EndpointPolicy policy = EndpointPolicy.resolve(config, name, "", false, false);
             if (policy != null) {
                 verify(policy);
             }

@@ -5,6 +5,7 @@ import io.ghostguard.limits.RateDecision;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.ghostguard.redis.RedisConfig;
+import io.ghostguard.redis.ScriptLayout;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,13 +49,15 @@ public class RedisClaimStore implements ClaimStore {
         return metrics.timeStore("claim", CLAIM.run(calls, "idempotency-claim", keys, args, replicas, ackTimeout))
             .map(replied -> {
                 List<String> reply = replied.reply();
-                RateDecision decision = rate == null ? null : rate.decision(reply, 2);
-                return switch (reply.get(0)) {
+                ScriptLayout layout = CLAIM.layout();
+                RateDecision decision = rate == null ? null : rate.decision(layout, reply);
+                String payload = layout.get(reply, "payload");
+                return switch (layout.get(reply, "kind")) {
                     case "claimed" -> new Looked(Found.CLAIMED, Optional.empty(), decision, 0, replied.acknowledged());
-                    case "existing" -> new Looked(Found.EXISTING, Optional.of(IdempotencyRecord.decode(reply.get(1))),
+                    case "existing" -> new Looked(Found.EXISTING, Optional.of(IdempotencyRecord.decode(payload)),
                         decision, 0, replied.acknowledged());
                     case "budget" -> new Looked(Found.OVER_BUDGET, Optional.empty(), decision,
-                        Long.parseLong(reply.get(1)), replied.acknowledged());
+                        Long.parseLong(payload), replied.acknowledged());
                     case "limited" -> new Looked(Found.LIMITED, Optional.empty(), decision, 0, replied.acknowledged());
                     // Released already by its owner, who gave up on it: whoever still reads this learns nothing.
                     case "fenced" -> throw new StoreUnavailableException("idempotency-claim", null);
@@ -66,18 +69,19 @@ public class RedisClaimStore implements ClaimStore {
     @Override
     public Uni<Boolean> commit(String key, IdempotencyRecord pending, IdempotencyRecord completed, Duration retention) {
         List<String> args = List.of(pending.encode(), completed.encode(), Long.toString(retention.toMillis()));
-        return timed("commit", COMMIT, List.of(key), args).map(RedisClaimStore::one);
+        return timed("commit", COMMIT, List.of(key), args).map(reply -> done(COMMIT, reply));
     }
 
     @Override
     public Uni<Boolean> release(String key, IdempotencyRecord pending) {
-        return timed("release", RELEASE, List.of(key, key), List.of(pending.encode(), "")).map(RedisClaimStore::one);
+        return timed("release", RELEASE, List.of(key, key), List.of(pending.encode(), ""))
+            .map(reply -> done(RELEASE, reply));
     }
 
     @Override
     public Uni<Boolean> releaseFenced(String key, IdempotencyRecord pending, Duration fence) {
         return timed("release", RELEASE, List.of(key, fence(key, pending)),
-            List.of(pending.encode(), Long.toString(Math.max(1, fence.toMillis())))).map(RedisClaimStore::one);
+            List.of(pending.encode(), Long.toString(Math.max(1, fence.toMillis())))).map(reply -> done(RELEASE, reply));
     }
 
     /** The fence of one claim: beside its key (same hash tag, so same slot), named by the claim's owner token. */
@@ -89,7 +93,8 @@ public class RedisClaimStore implements ClaimStore {
         return metrics.timeStore(operation, script.run(calls, "idempotency-" + operation, keys, args));
     }
 
-    private static boolean one(List<String> reply) {
-        return !reply.isEmpty() && "1".equals(reply.get(0));
+    /** Whether a fenced script's reply says it did its write ({@code done} 1). */
+    private static boolean done(LuaScript script, List<String> reply) {
+        return "1".equals(script.layout().get(reply, "done"));
     }
 }

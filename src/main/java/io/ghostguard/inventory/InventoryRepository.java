@@ -3,6 +3,7 @@ package io.ghostguard.inventory;
 import io.ghostguard.domain.Refused;
 import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.EffectScript;
+import io.ghostguard.redis.ScriptLayout;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.ghostguard.redis.ScriptCommit;
@@ -90,9 +91,11 @@ public class InventoryRepository {
         List<String> args = commit == null ? List.of(Long.toString(delta), sku, "", "0", "0")
             : List.of(Long.toString(delta), sku, commit.requestDigest(), Long.toString(commit.retentionMillis()),
                 Long.toString(Math.max(horizon.toMillis(), commit.retentionMillis())));
-        return ADJUST.run(calls, commit, keys, args, 0, Duration.ZERO).map(reply -> switch (reply.get(0)) {
-            case "ok" -> new StockItem(sku, Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3)), reply.get(4),
-                Long.parseLong(reply.get(5)));
+        ScriptLayout ok = ADJUST.layout();
+        return ADJUST.run(calls, commit, keys, args, 0, Duration.ZERO).map(reply -> switch (ok.get(reply, "outcome")) {
+            case "ok" -> new StockItem(sku, Long.parseLong(ok.get(reply, "available")),
+                Long.parseLong(ok.get(reply, "unit-price")), ok.get(reply, "currency"),
+                Long.parseLong(ok.get(reply, "version")));
             case "missing" -> throw Refused.notFound();
             case "reused" -> throw Refused.keyReused();
             case "applied" -> throw Refused.alreadyApplied();

@@ -1,8 +1,7 @@
 package io.ghostguard.limits;
 
 import io.ghostguard.caller.CallerType;
-import io.ghostguard.config.OrdersConfig;
-import io.ghostguard.orders.SpendLimit;
+import io.ghostguard.domain.SpendLimit;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,14 +32,13 @@ public class Limits {
     public record SpendCap(long amount, Duration window) {
     }
 
-    public Limits(OrdersConfig config) {
-        OrdersConfig.LimitsConfig limits = config.limits();
+    public Limits(LimitsConfig limits) {
         this.enabled = limits.enabled();
         read(Policy.READS, limits.reads());
         read(Policy.WRITES, limits.writes());
         read(Policy.NEW_KEYS, limits.newKeys());
         for (CallerType type : CallerType.values()) {
-            OrdersConfig.Spend cap = limits.spend().get(type.label());
+            LimitsConfig.Spend cap = limits.spend().get(type.label());
             if (cap == null || cap.amount() < 0) {
                 missing.add("orders.limits.spend." + type.label() + ".amount");
             } else {
@@ -49,10 +47,10 @@ public class Limits {
         }
     }
 
-    private void read(Policy policy, Map<String, OrdersConfig.Rate> configured) {
+    private void read(Policy policy, Map<String, LimitsConfig.Rate> configured) {
         Map<CallerType, Quota> byCaller = new EnumMap<>(CallerType.class);
         for (CallerType type : CallerType.values()) {
-            OrdersConfig.Rate rate = configured.get(type.label());
+            LimitsConfig.Rate rate = configured.get(type.label());
             if (rate == null || rate.quota() < 1 || rate.window().isZero() || rate.window().isNegative()) {
                 missing.add("orders.limits." + policy.label() + "." + type.label() + ".quota/.window");
             } else {

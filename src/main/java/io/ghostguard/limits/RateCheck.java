@@ -1,5 +1,6 @@
 package io.ghostguard.limits;
 
+import io.ghostguard.redis.ScriptLayout;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import java.util.List;
@@ -16,6 +17,16 @@ public record RateCheck(String key, Quota quota) {
     /** The script arguments of the GCRA step: quota and window in milliseconds. */
     public List<String> arguments() {
         return List.of(Long.toString(quota.quota()), Long.toString(quota.window().toMillis()));
+    }
+
+    /**
+     * The decision in the reply of a script whose layout names the GCRA step's {@code allowed}, {@code remaining},
+     * {@code retry} (after ms) and {@code reset} (ms).
+     */
+    public RateDecision decision(ScriptLayout layout, List<String> reply) {
+        return new RateDecision(quota, "1".equals(layout.get(reply, "allowed")),
+            Long.parseLong(layout.get(reply, "remaining")), Long.parseLong(layout.get(reply, "retry")),
+            Long.parseLong(layout.get(reply, "reset")));
     }
 
     /** The decision in a script reply: allowed, remaining, retry after ms and reset ms from {@code offset}. */

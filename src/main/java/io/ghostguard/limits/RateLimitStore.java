@@ -28,6 +28,6 @@ public class RateLimitStore {
     /** Counts one request against its quota, if it fits. */
     public Uni<RateDecision> acquire(RateCheck check) {
         return calls.guard("rate-limit", GCRA.run(redis, List.of(check.key()), check.arguments()))
-            .map(reply -> check.decision(reply, 0));
+            .map(reply -> check.decision(GCRA.layout(), reply));
     }
 }

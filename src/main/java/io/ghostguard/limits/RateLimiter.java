@@ -1,6 +1,6 @@
 package io.ghostguard.limits;
 
-import io.ghostguard.orders.SpendLimit;
+import io.ghostguard.domain.SpendLimit;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;

@@ -1,5 +1,7 @@
 package io.ghostguard.orders;
 
+import io.ghostguard.domain.OperationKey;
+import io.ghostguard.domain.SpendLimit;
 import io.ghostguard.domain.Refused;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -169,9 +171,10 @@ public class OrderRepository {
     }
 
     private Outcome toOutcome(List<String> reply) {
-        return switch (reply.get(0)) {
-            case CREATED -> new Outcome.Created(parse(reply.get(1)), reply.get(1));
-            case EXISTING -> new Outcome.Existing(reply.get(2), reply.get(1) == null ? null : parse(reply.get(1)));
+        String body = PLACE.layout().get(reply, "body");
+        return switch (PLACE.layout().get(reply, "outcome")) {
+            case CREATED -> new Outcome.Created(parse(body), body);
+            case EXISTING -> new Outcome.Existing(PLACE.layout().get(reply, "id"), body == null ? null : parse(body));
             case "insufficient" -> new Outcome.Refusal(Refused.insufficientStock(reply.get(1),
                 Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3))));
             case "currency" -> new Outcome.Refusal(Refused.currencyMismatch(reply.get(1), reply.get(2)));

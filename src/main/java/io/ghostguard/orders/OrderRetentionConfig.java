@@ -1,6 +1,6 @@
 package io.ghostguard.orders;
 
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.config.SettingMessages;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -18,6 +18,6 @@ public interface OrderRetentionConfig {
      * positive (a deployment that archives orders itself sets a long one). Default 90 days.
      */
     @WithDefault("P90D")
-    @DurationMin(millis = 1, message = OrdersConfig.POSITIVE)
+    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration orderRetention();
 }

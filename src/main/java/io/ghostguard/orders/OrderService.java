@@ -1,5 +1,6 @@
 package io.ghostguard.orders;
 
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.domain.Refused;
 import io.ghostguard.payments.PaymentGateway;
 import io.ghostguard.redis.LeaseLostException;

@@ -1,5 +1,7 @@
 package io.ghostguard.orders;
 
+import io.ghostguard.domain.OperationKey;
+import io.ghostguard.domain.SpendLimit;
 import io.ghostguard.redis.ScriptCommit;
 import io.ghostguard.tenant.TenantId;
 

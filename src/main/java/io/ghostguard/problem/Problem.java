@@ -17,7 +17,13 @@ import java.util.Map;
 @RegisterForReflection(targets = {Problem.class, Violation.class})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(URI type, String title, int status, String detail, List<Violation> violations,
-                      @JsonIgnore Map<String, Object> extensions) {
+                      @JsonIgnore Map<String, Object> extensions, @JsonIgnore Class<? extends Throwable> failure) {
+
+    /** A problem that renders no failure of a type of its own. */
+    public Problem(URI type, String title, int status, String detail, List<Violation> violations,
+                   Map<String, Object> extensions) {
+        this(type, title, status, detail, violations, extensions, null);
+    }
 
     /** Media type of problem documents. */
     public static final String MEDIA_TYPE = "application/problem+json";
@@ -37,6 +43,19 @@ public record Problem(URI type, String title, int status, String detail, List<Vi
         ProblemType type = ProblemType.INVALID_REQUEST;
         return new Problem(type.uri(), type.title(), type.status(),
             violations.size() + " field(s) are not valid", List.copyOf(violations), new LinkedHashMap<>());
+    }
+
+    /**
+     * The same document as the rendering of a failure of type {@code failure}, so that whoever holds the document
+     * (the gate, after an adapter rendered the failure) recognises it by that type, never by its text. Not written.
+     */
+    public Problem rendering(Class<? extends Throwable> failure) {
+        return new Problem(type, title, status, detail, violations, extensions, failure);
+    }
+
+    /** Whether this document renders a failure of type {@code type} (or of a subtype). */
+    public boolean renders(Class<? extends Throwable> type) {
+        return failure != null && type.isAssignableFrom(failure);
     }
 
     /** Adds one extension member, for example {@code sku}. */

@@ -155,16 +155,11 @@ public class ProblemCatalogue {
 
     /**
      * The 503 document of an execution whose claim ran out before its effect ran: the effect's script checked the
-     * claim first and applied nothing, so a retry with the same key executes it (once).
+     * claim first and applied nothing, so a retry with the same key executes it (once). It renders
+     * {@link LeaseLostException}, which is how the gate recognises it.
      */
     public static Problem leaseLost() {
-        return Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, LEASE_LOST);
-    }
-
-    /** Whether {@code problem} is the document of {@link #leaseLost()}. */
-    public static boolean isLeaseLost(Problem problem) {
-        return problem != null && ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE.uri().equals(problem.type())
-            && LEASE_LOST.equals(problem.detail());
+        return Problem.of(ProblemType.IDEMPOTENCY_STORE_UNAVAILABLE, LEASE_LOST).rendering(LeaseLostException.class);
     }
 
     /**

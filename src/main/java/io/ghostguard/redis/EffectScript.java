@@ -42,24 +42,29 @@ public final class EffectScript {
     /** Runs the effect under {@code commit} (null: none) and answers the effect's own reply. */
     public Uni<List<String>> run(RedisCalls calls, ScriptCommit commit, List<String> keys, List<String> args,
                                  int replicas, Duration ackTimeout) {
-        Uni<LuaScript.Committed> call = commit == null
-            ? plain.run(calls, operation, keys, args, replicas, ackTimeout).map(replied -> new LuaScript.Committed(
-                new ScriptCommit.Split(ScriptCommit.State.OPEN, replied.reply()), replied.acknowledged()))
-            : committing.run(calls, operation, commit, keys, args, createdOutcome, foundOutcome, replicas, ackTimeout);
-        return call.map(committed -> {
-            ScriptCommit.State state = committed.split().state();
-            if (state == ScriptCommit.State.LOST) {
+        Uni<LuaScript.Replied> call = commit == null ? plain.run(calls, operation, keys, args, replicas, ackTimeout)
+            : committing.run(calls, operation, commit.keys(keys), commit.args(layout(), createdOutcome, foundOutcome,
+                args), replicas, ackTimeout);
+        return call.map(replied -> {
+            ScriptCommit.Split split = commit == null ? new ScriptCommit.Split(ScriptCommit.State.OPEN, replied.reply())
+                : ScriptCommit.split(replied.reply());
+            if (split.state() == ScriptCommit.State.LOST) {
                 // The script checked the claim first and ran nothing.
                 throw new LeaseLostException(operation);
             }
-            List<String> reply = committed.split().reply();
-            String outcome = reply.get(0);
+            List<String> reply = split.reply();
+            String outcome = layout().get(reply, "outcome");
             boolean vouched = createdOutcome.equals(outcome)
-                || foundOutcome.equals(outcome) && state == ScriptCommit.State.STORED;
-            if (replicas > 0 && vouched && committed.acknowledged() < replicas) {
+                || foundOutcome.equals(outcome) && split.state() == ScriptCommit.State.STORED;
+            if (replicas > 0 && vouched && replied.acknowledged() < replicas) {
                 throw new StoreUnavailableException("replica-wait", null);
             }
             return reply;
         });
+    }
+
+    /** Where the effect's reply keeps each named value, as its script states it. */
+    public ScriptLayout layout() {
+        return plain.layout();
     }
 }

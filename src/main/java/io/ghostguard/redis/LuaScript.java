@@ -30,12 +30,15 @@ public final class LuaScript {
 
     private final String source;
     private final String sha1;
+    /** The layout the script's own file states (see {@link ScriptLayout}). */
+    private final ScriptLayout layout;
     /** Whether the server is known to have this script cached (loaded at warm-up, or sent whole once). */
     private volatile boolean cached;
 
-    private LuaScript(String source) {
+    private LuaScript(String source, ScriptLayout layout) {
         this.source = source;
         this.sha1 = sha1(source);
+        this.layout = layout;
         ALL.add(this);
     }
 
@@ -53,39 +56,29 @@ public final class LuaScript {
         for (String library : libraries) {
             source.append(read("redis/lib/" + library + ".lua"));
         }
-        return new LuaScript(source.append(read("redis/" + name + ".lua")).toString());
+        String own = read("redis/" + name + ".lua");
+        return new LuaScript(source.append(own).toString(), ScriptLayout.of(name, own));
     }
 
     /**
-     * The script {@code redis/<effect>.lua} with the commit of {@code redis/lib/commit.lua}: the effect script
-     * becomes the function {@code domain(KEYS, ARGV)}, run only while the caller still owns its claim, and the
-     * script's own keys and arguments are split between commit and effect by its first two arguments (see
-     * {@link ScriptCommit}).
+     * The script {@code redis/<effect>.lua} with the commit of {@code redis/lib/commit.lua}, composed as
+     * {@code redis/lib/committing.lua} says: the effect script becomes the function {@code effect(KEYS, ARGV)}, run
+     * only while the caller still owns its claim, and the script's own keys and arguments are split between commit
+     * and effect by its first two arguments (see {@link ScriptCommit}). Its layout is the effect's.
      */
     public static LuaScript committing(String effect) {
-        return new LuaScript("local function domain(KEYS, ARGV)\n" + read("redis/" + effect + ".lua") + "\nend\n"
-            + read("redis/lib/commit.lua")
-            + "local nk, na = tonumber(ARGV[1]), tonumber(ARGV[2])\n"
-            + "local CK, CA, K, A = {}, {}, {}, {}\n"
-            + "for i = 1, #KEYS do if i <= nk then CK[i] = KEYS[i] else K[i - nk] = KEYS[i] end end\n"
-            + "for i = 3, #ARGV do if i - 2 <= na then CA[i - 2] = ARGV[i] else A[i - 2 - na] = ARGV[i] end end\n"
-            + "return committed(CK, CA, K, A)\n");
+        String own = read("redis/" + effect + ".lua");
+        String[] around = read("redis/lib/committing.lua").split("(?m)^--@effect$", -1);
+        if (around.length != 2) {
+            throw new IllegalStateException("redis/lib/committing.lua must have one line --@effect");
+        }
+        return new LuaScript(read("redis/lib/commit.lua") + around[0] + own + around[1],
+            ScriptLayout.of(effect, own));
     }
 
-    /**
-     * Runs a script made by {@link #committing} with the commit's and the effect's keys and arguments (and WAIT,
-     * see {@link #run(RedisCalls, String, List, List, int, Duration)}); answers what the commit did and the effect's
-     * reply as one value.
-     */
-    public Uni<Committed> run(RedisCalls calls, String operation, ScriptCommit commit, List<String> keys,
-                              List<String> args, String createdOutcome, String foundOutcome, int replicas,
-                              Duration ackTimeout) {
-        return run(calls, operation, commit.keys(keys), commit.args(createdOutcome, foundOutcome, args), replicas,
-            ackTimeout).map(replied -> new Committed(ScriptCommit.split(replied.reply()), replied.acknowledged()));
-    }
-
-    /** A committing script's reply: the commit's state, the effect's reply and the replicas that acknowledged. */
-    public record Committed(ScriptCommit.Split split, int acknowledged) {
+    /** The layout the script's own file states: where its reply keeps each named value. */
+    public ScriptLayout layout() {
+        return layout;
     }
 
     /**
@@ -163,7 +156,7 @@ public final class LuaScript {
         return request;
     }
 
-    private static String read(String resource) {
+    static String read(String resource) {
         try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing script " + resource);

@@ -1,6 +1,6 @@
 package io.ghostguard.redis;
 
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.config.SettingMessages;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.PositiveOrZero;
@@ -13,7 +13,7 @@ public interface RedisConfig {
 
     /** Longest time one Redis command may take before the call fails; default 1 s. */
     @WithDefault("PT1S")
-    @DurationMin(millis = 1, message = OrdersConfig.POSITIVE)
+    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration commandTimeout();
 
     /**
@@ -22,7 +22,7 @@ public interface RedisConfig {
      * whole command timeout fails at once as a store failure. Default 2 s.
      */
     @WithDefault("PT2S")
-    @DurationMin(millis = 1, message = OrdersConfig.POSITIVE)
+    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration poolWaitTimeout();
 
     /** Replicas that must acknowledge a placed order before 201 is answered (WAIT); default 0 (off). */
@@ -32,6 +32,6 @@ public interface RedisConfig {
 
     /** How long WAIT may block for those acknowledgements; default 500 ms. */
     @WithDefault("PT0.5S")
-    @DurationMin(millis = 1, message = OrdersConfig.POSITIVE)
+    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration replicaAckTimeout();
 }

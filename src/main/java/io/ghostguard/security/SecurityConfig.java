@@ -1,6 +1,6 @@
 package io.ghostguard.security;
 
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.config.SettingMessages;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -26,7 +26,7 @@ public interface SecurityConfig {
 
         /** The most identities kept at once; default 10000. */
         @WithDefault("10000")
-        @Positive(message = OrdersConfig.AT_LEAST_ONE)
+        @Positive(message = SettingMessages.AT_LEAST_ONE)
         int maxEntries();
 
         /** The most memory they take together, as estimated from each token's size; default 32M. */

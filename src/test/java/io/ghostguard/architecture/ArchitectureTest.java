@@ -99,6 +99,18 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage("io.ghostguard.mcp.transport..").check(CLASSES);
     }
 
+    /**
+     * The gate (idempotency and limits) decides any state-changing call of any context, so it knows none of them:
+     * what it hands the domain (the natural key, the spend limit) is a shared kernel type of {@code domain}.
+     */
+    @Test
+    void theGateKnowsNoDomainContext() {
+        noClasses().that().resideInAnyPackage("io.ghostguard.idempotency..", "io.ghostguard.limits..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.ghostguard.orders..", "io.ghostguard.inventory..",
+                "io.ghostguard.payments..")
+            .check(CLASSES);
+    }
+
     @Test
     void onlyRepositoriesAndStoresTalkToRedis() {
         noClasses().that().haveSimpleNameNotEndingWith("Repository")

@@ -54,8 +54,8 @@ class RedisServerProcessTest {
                 dev(Keyspace.LEDGER, "o1"), dev(Keyspace.ORDER_INDEX, "all"), dev(Keyspace.ORDER_INDEX, "customer:c1"),
                 dev(Keyspace.SEQUENCE, "orders"), dev(Keyspace.OPERATION_KEY, "k"), dev(Keyspace.CLIENT_REFERENCE, "-"),
                 dev(Keyspace.SPEND, "-"), dev(Keyspace.INVENTORY, "mug"),
-                "1", "7", pending, "600000", "created", "D\nfp\n201\napplication/json\n/api/v1/orders/", "existing",
-                "D\nfp\n200\napplication/json\n/api/v1/orders/", "3",
+                "1", "9", pending, "600000", "created", "D\nfp\n201\napplication/json\n/api/v1/orders/", "existing",
+                "D\nfp\n200\napplication/json\n/api/v1/orders/", "1", "2", "3",
                 "o1", "c1", "EUR", "pay_1", "", "2026-12-01T00:00:00Z", "digest", "led_1", "content", "", "0",
                 "7776000000", "2");
             assertTrue(reply.startsWith("stored\ncreated"), reply);

@@ -19,7 +19,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.api.Routes;
-import io.ghostguard.orders.OperationKey;
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.PlaceOrder;

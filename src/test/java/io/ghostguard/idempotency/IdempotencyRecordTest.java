@@ -30,7 +30,7 @@ class IdempotencyRecordTest {
 
     @Test
     void aHeadCompletedByAScriptIsTheStoredFormOfTheWholeResponse() {
-        // What redis/lib/guard.lua stores: the head, the created id, a newline, the body.
+        // What redis/lib/commit.lua stores: the head, the created id, a newline, the body.
         String stored = IdempotencyRecord.completedHead("fp", 201, "application/json", "/api/v1/orders/") + "o1"
             + "\n" + "{\"id\":\"o1\"}";
         assertEquals(IdempotencyRecord.done("fp", 201, "application/json", "/api/v1/orders/o1", "{\"id\":\"o1\"}"),

@@ -13,14 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.api.Routes;
-import io.ghostguard.config.OrdersConfig;
 import io.ghostguard.idempotency.ClaimProtocol;
 import io.ghostguard.idempotency.ClaimStore;
 import io.ghostguard.idempotency.EndpointPolicy;
+import io.ghostguard.idempotency.IdempotencyConfig;
 import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.idempotency.Ticket;
-import io.ghostguard.orders.OperationKey;
+import io.ghostguard.domain.OperationKey;
 import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.OrderRepository;
 import io.ghostguard.orders.PlaceOrder;
@@ -66,13 +66,13 @@ class ClaimFirstEffectsTest {
     ClaimStore claims;
 
     @Inject
-    OrdersConfig config;
-
-    @Inject
     RedisConfig redisSettings;
 
     @Inject
     InventoryConfig inventorySettings;
+
+    @Inject
+    IdempotencyConfig idempotency;
 
     @InjectRedis
     TestRedis redis;
@@ -80,10 +80,10 @@ class ClaimFirstEffectsTest {
     /** The commit a guarded call of {@code endpoint} would hand its effect, for a claim on {@code hash}. */
     private ScriptCommit commit(String endpoint, String hash, IdempotencyRecord pending) {
         EndpointPolicy policy = new EndpointPolicy(endpoint, "/route", true, Duration.ofMinutes(1),
-            Duration.ofSeconds(30), Duration.ZERO, OrdersConfig.StoreFailureMode.FAIL_CLOSED, true);
+            Duration.ofSeconds(30), Duration.ZERO, IdempotencyConfig.StoreFailureMode.FAIL_CLOSED, true);
         ClaimProtocol.Claim claim = new ClaimProtocol.Claim(TENANT.key(Keyspace.IDEMPOTENCY, hash), pending);
-        return new Ticket(policy, claim, new OperationKey(hash, pending.fingerprint(), pending.owner()))
-            .commit("/api/v1/orders/");
+        Ticket ticket = new Ticket(policy, claim, new OperationKey(hash, pending.fingerprint(), pending.owner()));
+        return "adjust-stock".equals(endpoint) ? ticket.commitTagged() : ticket.commit("/api/v1/orders/");
     }
 
     private static String hash() {
@@ -170,7 +170,7 @@ class ClaimFirstEffectsTest {
             key);
         String naturalKey = TENANT.key(Keyspace.ADJUSTMENT_KEY, hash);
         long ttl = Long.parseLong(redis.command("PTTL", naturalKey).substring(1));
-        assertTrue(ttl > 0 && ttl <= config.idempotency().retention().toMillis(),
+        assertTrue(ttl > 0 && ttl <= idempotency.retention().toMillis(),
             "kept as long as the stored answer: " + ttl);
         // The stored answer is lost (expired, or released by a stale owner): the retry executes again...
         redis.command("DEL", TENANT.key(Keyspace.IDEMPOTENCY, hash));
@@ -196,7 +196,7 @@ class ClaimFirstEffectsTest {
         long horizon = inventorySettings.adjustmentHorizon().toMillis();
         assertTrue(horizon >= Duration.ofHours(24).toMillis(), "the horizon is at least a day: " + horizon);
         long marked = Long.parseLong(redis.command("PTTL", TENANT.key(Keyspace.ADJUSTMENT_APPLIED, hash)).substring(1));
-        assertTrue(marked > config.idempotency().retention().toMillis() && marked <= horizon,
+        assertTrue(marked > idempotency.retention().toMillis() && marked <= horizon,
             "the mark outlives the answer, for the horizon: " + marked);
         // The retention ends: the stored response and the adjustment's answer expire together (removed here).
         redis.command("DEL", TENANT.key(Keyspace.IDEMPOTENCY, hash), TENANT.key(Keyspace.ADJUSTMENT_KEY, hash));

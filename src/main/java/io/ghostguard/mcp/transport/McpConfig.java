@@ -1,6 +1,6 @@
 package io.ghostguard.mcp.transport;
 
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.config.SettingMessages;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -30,7 +30,7 @@ public interface McpConfig {
      * slot free. Positive; default 10 minutes.
      */
     @WithDefault("PT10M")
-    @DurationMin(millis = 1, message = OrdersConfig.POSITIVE)
+    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration sessionIdleTimeout();
 
     /**
@@ -38,6 +38,6 @@ public interface McpConfig {
      * and that it is still the session's newest stream. Positive; default 15 seconds.
      */
     @WithDefault("PT15S")
-    @DurationMin(millis = 1, message = OrdersConfig.POSITIVE)
+    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration streamPing();
 }

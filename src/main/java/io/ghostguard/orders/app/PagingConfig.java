@@ -1,6 +1,6 @@
 package io.ghostguard.orders.app;
 
-import io.ghostguard.config.OrdersConfig;
+import io.ghostguard.config.SettingMessages;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Positive;
@@ -13,12 +13,12 @@ public interface PagingConfig {
 
     /** Page size when the caller gives no {@code limit}; default 20. */
     @WithDefault("20")
-    @Positive(message = OrdersConfig.POSITIVE)
+    @Positive(message = SettingMessages.POSITIVE)
     int defaultLimit();
 
     /** Largest {@code limit} a caller may ask for; default 100. */
     @WithDefault("100")
-    @Positive(message = OrdersConfig.POSITIVE)
+    @Positive(message = SettingMessages.POSITIVE)
     int maxLimit();
 
     /**

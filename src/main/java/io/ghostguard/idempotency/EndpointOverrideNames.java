@@ -1,4 +1,4 @@
-package io.ghostguard.config;
+package io.ghostguard.idempotency;
 
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;

@@ -1,4 +1,4 @@
-package io.ghostguard.orders;
+package io.ghostguard.domain;
 
 import java.time.Duration;
 

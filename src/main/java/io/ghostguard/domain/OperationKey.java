@@ -1,4 +1,4 @@
-package io.ghostguard.orders;
+package io.ghostguard.domain;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
