@@ -2,6 +2,7 @@ package io.ghostguard.security;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.ghostguard.support.DiscoveryProfile;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.smallrye.jwt.build.Jwt;
@@ -44,9 +45,13 @@ public class StubIdentityProvider implements QuarkusTestResourceLifecycleManager
         return KEY_SET_FETCHES.get();
     }
 
-    /** A token of the default test caller named {@code subject}, signed with key {@code kid} and naming it. */
+    /**
+     * A token of the default test caller named {@code subject}, signed with key {@code kid} and naming it, for the
+     * audience of {@link DiscoveryProfile}.
+     */
     static String token(String kid, String subject) {
-        return Jwt.claims().issuer(Tokens.ISSUER).subject(subject).claim("tenant", Tokens.TENANT)
+        return Jwt.claims().issuer(Tokens.ISSUER).audience(DiscoveryProfile.AUDIENCE).subject(subject)
+            .claim("tenant", Tokens.TENANT)
             .claim("scope", String.join(" ", Scopes.ALL)).expiresIn(300)
             .jws().keyId(kid).sign(KEYS.get(kid).getPrivate());
     }
