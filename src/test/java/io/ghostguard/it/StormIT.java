@@ -81,8 +81,7 @@ class StormIT {
             // 4x: 3,200/s, both past what this service serves there with the harness on the same cores); the
             // measured plateau is the harness's business (src/bench/storm.sh, docs/load.md).
             "--plateau=800",
-            // Two seconds a phase: enough for the overload, retries and resends the assertions are about.
-            "--warmup=2", "--warmup-max=5", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=2", "--timeout-ms=1000",
+            "--warmup=5", "--warmup-max=10", "--ramp-step=2", "--ramp-connections=16,64,256", "--phase=4", "--timeout-ms=1000",
             "--intent-deadline-ms=6000", "--max-inflight=3000", "--settle-seconds=20"));
 
         Map<String, Long> result = result(output);

@@ -1,9 +1,11 @@
 package io.ghostguard.orders.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.api.Answer;
@@ -22,11 +24,11 @@ import io.ghostguard.orders.Order;
 import io.ghostguard.orders.OrderRepository;
 import io.ghostguard.orders.OrderService;
 import io.ghostguard.orders.OrderStatus;
-import io.ghostguard.orders.RecordingGateway;
 import io.ghostguard.orders.RefundUncommitted;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.Actor;
 import io.ghostguard.support.ConfigValues;
+import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.tenant.TenantId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -54,7 +56,7 @@ class OrderApplicationTest {
     private static final String BASE = "https://orders.example.test";
 
     private final InMemoryOrderStore store = new InMemoryOrderStore();
-    private final RecordingGateway provider = new RecordingGateway();
+    private final RecordingPaymentGateway provider = new RecordingPaymentGateway();
     private final List<RefundUncommitted> uncommitted = new ArrayList<>();
     private final OrderApplication application = application();
 
@@ -92,8 +94,8 @@ class OrderApplicationTest {
         assertNull(store.lastCommand.operation(), "no ticket: no natural key");
         assertNull(store.lastCommand.spend(), "limits off: no spend cap");
         assertNull(store.lastCommand.commit(), "no ticket: no claimed answer to store");
-        assertEquals(1, provider.authorized.size());
-        assertEquals(List.of(), provider.voided);
+        assertEquals(1, provider.authorizations("tok_ok"));
+        assertFalse(provider.voided(provider.lastIssued()));
     }
 
     @Test
@@ -101,7 +103,7 @@ class OrderApplicationTest {
         store.nextOutcome = order -> new OrderRepository.Outcome.Refusal(Refused.insufficientStock("mug", 3, 1));
         Refused refused = assertThrows(Refused.class, () -> await(application.place(ACCESS, null, request("c-1", 3))));
         assertEquals(Refused.Reason.INSUFFICIENT_STOCK, refused.reason());
-        assertEquals(List.of("pay_1"), provider.voided, "no order uses it");
+        assertTrue(provider.voided(provider.lastIssued()), "no order uses it");
     }
 
     @Test
@@ -109,7 +111,7 @@ class OrderApplicationTest {
         store.nextOutcome = order -> new OrderRepository.Outcome.Existing(order.id(), order);
         Answer same = await(application.place(ACCESS, null, request("c-1", 1)));
         assertEquals(200, same.status());
-        assertEquals(List.of(), provider.voided, "the order uses this very authorisation");
+        assertFalse(provider.voided(provider.lastIssued()), "the order uses this very authorisation");
 
         Order earlier = new Order("ord_earlier", OrderStatus.CONFIRMED, "c-1", List.of(), 100, "EUR", "pay_earlier",
             null, java.time.Instant.parse("2026-01-02T03:04:05Z"));
@@ -119,7 +121,8 @@ class OrderApplicationTest {
         assertEquals(BASE + "/api/v1/orders/ord_earlier", existing.location());
         assertEquals(new ObjectMapper().findAndRegisterModules().writeValueAsString(OrderResponse.from(earlier)),
             existing.body());
-        assertEquals(List.of("pay_2"), provider.voided, "the earlier order has its own");
+        assertTrue(provider.voided(provider.lastIssued()), "the earlier order has its own");
+        assertFalse(provider.voided("pay_earlier"));
     }
 
     @Test
@@ -162,11 +165,13 @@ class OrderApplicationTest {
     @Test
     void aCancellationRefundsOnceWithAKeyOfTheOrderWhateverTheCaller() {
         String id = placed("c-1");
-        assertEquals(OrderStatus.CANCELLED.name(), await(application.cancel(ACCESS, id)).status().name());
-        assertEquals(1, provider.refunds.size());
-        assertEquals(OrderStatus.CANCELLED.name(), await(application.cancel(ACCESS, id)).status().name());
-        assertEquals(1, provider.refunds.size(), "a cancelled order is answered as it is, without a second refund");
-        assertEquals(64, provider.refunds.get(0).length(), "a digest of tenant, order and payment");
+        String payment = await(application.order(ACCESS, id)).paymentId();
+        assertEquals(OrderStatus.CANCELLED, await(application.cancel(ACCESS, id)).status());
+        assertEquals(1, provider.refundCalls(payment).size());
+        assertEquals(OrderStatus.CANCELLED, await(application.cancel(ACCESS, id)).status());
+        assertEquals(1, provider.refundCalls(payment).size(), "a cancelled order is answered as it is, no second refund");
+        assertEquals(64, provider.refundCalls(payment).get(0).idempotencyKey().length(),
+            "a digest of tenant, order and payment");
         assertEquals(List.of(), uncommitted);
     }
 
