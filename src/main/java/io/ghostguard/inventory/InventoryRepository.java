@@ -25,7 +25,7 @@ import java.util.Set;
  * restock and bump the version of the same hashes.
  */
 @ApplicationScoped
-public class InventoryRepository {
+public class InventoryRepository implements StockStore {
 
     private static final LuaScript SET = LuaScript.load("set-stock");
     /** An adjustment creates nothing: no outcome of its script is answered as created; "ok" is the found one. */

@@ -10,9 +10,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class InventoryService {
 
-    private final InventoryRepository repository;
+    private final StockStore repository;
 
-    public InventoryService(InventoryRepository repository) {
+    public InventoryService(StockStore repository) {
         this.repository = repository;
     }
 

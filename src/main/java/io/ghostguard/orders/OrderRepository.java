@@ -39,7 +39,7 @@ import java.util.UUID;
  */
 @ApplicationScoped
 @RegisterForReflection(targets = {Order.class, OrderLine.class})
-public class OrderRepository {
+public class OrderRepository implements OrderStore {
 
     private static final String ALL_ORDERS = "all";
     private static final String CUSTOMER = "customer:";

@@ -25,12 +25,12 @@ public class OrderService implements OrderPlacement {
 
     private static final Logger LOG = Logger.getLogger(OrderService.class);
 
-    private final OrderRepository orders;
+    private final OrderStore orders;
     private final PaymentGateway payments;
     private final Event<RefundUncommitted> refundUncommitted;
     private final Clock clock = Clock.systemUTC();
 
-    public OrderService(OrderRepository orders, PaymentGateway payments, Event<RefundUncommitted> refundUncommitted) {
+    public OrderService(OrderStore orders, PaymentGateway payments, Event<RefundUncommitted> refundUncommitted) {
         this.orders = orders;
         this.payments = payments;
         this.refundUncommitted = refundUncommitted;

@@ -10,9 +10,9 @@ import java.util.List;
 @ApplicationScoped
 public class LedgerReader {
 
-    private final LedgerRepository ledger;
+    private final LedgerStore ledger;
 
-    public LedgerReader(LedgerRepository ledger) {
+    public LedgerReader(LedgerStore ledger) {
         this.ledger = ledger;
     }
 

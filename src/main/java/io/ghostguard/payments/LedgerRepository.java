@@ -22,7 +22,7 @@ import java.util.List;
  */
 @ApplicationScoped
 @RegisterForReflection(targets = LedgerEntry.class)
-public class LedgerRepository {
+public class LedgerRepository implements LedgerStore {
 
     private final ReactiveListCommands<String, String> lists;
     private final RedisCalls calls;

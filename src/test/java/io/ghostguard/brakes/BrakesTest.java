@@ -4,7 +4,7 @@ import static io.ghostguard.support.Api.as;
 import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
-import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.stockAs;
 import static io.ghostguard.support.Api.unique;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.hasItem;
@@ -20,13 +20,13 @@ import io.ghostguard.support.Await;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallWritesProfile;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URLEncoder;
@@ -36,7 +36,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -53,29 +52,16 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
-@TestProfile(BrakesTest.Profile.class)
+@TestProfile(SmallWritesProfile.class)
 class BrakesTest {
+
+    /** Stocks SKUs as a person: unclaimed callers have small write quotas in this profile. */
+    private static final String STOCKER = Tokens.token().subject("stock-keeper").callerType("human").sign();
 
     /** At most this many brakes held in Redis before a new principal brake is refused. */
     static final int MAX_HELD = 11;
     /** At most this many principal brakes of one tenant. */
     static final int MAX_HELD_PER_TENANT = 4;
-
-    /**
-     * An automatic brake after five refusals, for six seconds; one tenant braked in configuration; at most
-     * {@value #MAX_HELD} brakes held, {@value #MAX_HELD_PER_TENANT} principal brakes of one tenant.
-     */
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.brakes.auto.agent.enabled", "true", "orders.brakes.auto.agent.refusals", "5",
-                "orders.brakes.auto.agent.cool-down", "PT6S",
-                "orders.brakes.frozen.scope", "tenant:frozen", "orders.brakes.frozen.mode", "all",
-                "orders.brakes.frozen.reason", "migration of this merchant",
-                "orders.brakes.max-held", Integer.toString(MAX_HELD),
-                "orders.brakes.max-held-per-tenant", Integer.toString(MAX_HELD_PER_TENANT));
-        }
-    }
 
     /** A platform operator of tenant {@code default}: every scope of every tenant. */
     private static final String OPERATOR = Tokens.token().subject("sre-ann").callerType("human")
@@ -186,7 +172,7 @@ class BrakesTest {
     @Test
     void aBrakedPrincipalIsRefusedBeforeAnythingRunsAndTheSameRequestWorksOnceLifted() {
         String sku = unique("brake");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = unique("looper");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String other = Tokens.token().subject(unique("other")).callerType("agent").sign();
@@ -238,7 +224,7 @@ class BrakesTest {
     @Test
     void aBrakeHoldsOnMcpToo() {
         String sku = unique("mcpbrake");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = unique("mcp-agent");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String session = mcp(agent, null).body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
@@ -264,7 +250,7 @@ class BrakesTest {
     @Test
     void braking_everyAgentLeavesPeopleAlone_andABrakeWithAnExpirySaysWhenAndEnds() throws InterruptedException {
         String sku = unique("types");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String agent = Tokens.token().subject(unique("a")).callerType("agent").sign();
         String person = Tokens.token().subject(unique("p")).callerType("human").sign();
         brake("caller-type:agent", "all", 2).then().statusCode(200).body("expiresAt", org.hamcrest.Matchers
@@ -319,7 +305,7 @@ class BrakesTest {
     @Test
     void aPrincipalWhoseRefusalsPileUpIsBrakedForItsCoolDown() throws InterruptedException {
         String sku = unique("auto");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = unique("broken");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String person = Tokens.token().subject(unique("person")).callerType("human").sign();
@@ -376,7 +362,7 @@ class BrakesTest {
     @Test
     void aStoredBrakeThatCannotBeReadIsSkippedAndLoggedOnceAndNoCallerFails() throws Exception {
         String sku = unique("unreadable");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String braked = unique("still-braked");
         String agent = Tokens.token().subject(unique("bystander")).callerType("agent").sign();
         String otherTenant = Tokens.token().subject(unique("bystander")).tenant("acme").callerType("agent").sign();
@@ -435,7 +421,7 @@ class BrakesTest {
     @Test
     void anyPrincipalATokenCanNameIsBrakedListedAndLifted() throws Exception {
         String sku = unique("oddsub");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = "agent é " + unique("odd") + " " + "x".repeat(300);
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String other = Tokens.token().subject(unique("other")).callerType("agent").sign();
@@ -483,7 +469,7 @@ class BrakesTest {
     @Test
     void brakesDecideOnTheVerifiedTierNeverOnTheUserAgent() throws Exception {
         String sku = unique("tier");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String unclaimed = Tokens.token().subject(unique("unclaimed")).sign();
         String agentUserAgent = "Mozilla/5.0 AppleWebKit/537.36; compatible; ChatGPT-User/1.0";
         brake("caller-type:agent", "all", 60).then().statusCode(200);
@@ -557,7 +543,7 @@ class BrakesTest {
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String lookalike = Tokens.token().subject("A" + sub.substring(3)).callerType("agent").sign();
         String sku = unique("literal");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         brake(canonical, "all", null).then().statusCode(200).body("scope", org.hamcrest.Matchers.equalTo(canonical));
         try {
             as(agent).get("/api/v1/inventory/" + sku).then().statusCode(503).body("type", endsWith("/braked"));
@@ -764,7 +750,7 @@ class BrakesTest {
     @Test
     void aBrakeHoldsHoweverThePathIsSpelled() {
         String sku = unique("spelled");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = unique("spelled");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String scope = "principal:default:" + sub;
@@ -790,7 +776,7 @@ class BrakesTest {
     @Test
     void lateRetriesOfAnAdjustmentAppliedAlreadyNeverEarnTheAutomaticBrake() {
         String sku = unique("late");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = unique("late-agent");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String key = unique("k");

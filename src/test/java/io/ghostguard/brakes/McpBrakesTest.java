@@ -1,7 +1,7 @@
 package io.ghostguard.brakes;
 
 import static io.ghostguard.support.Api.as;
-import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.stockAs;
 import static io.ghostguard.support.Api.unique;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -12,6 +12,7 @@ import io.ghostguard.security.Scopes;
 import io.ghostguard.support.Await;
 import io.ghostguard.support.McpStream;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallWritesProfile;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -24,15 +25,18 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Brakes on MCP (docs/runbooks/brakes.md) in {@link BrakesTest}'s profile (an automatic brake after five refusals): a principal's
+ * Brakes on MCP (docs/runbooks/brakes.md) in {@link SmallWritesProfile} (an automatic brake after five refusals): a principal's
  * malformed messages and refused tool calls brake it by themselves, as its REST refusals do; a brake of mode
  * {@code all} stops every message of the caller, its event streams included (an open one ends at its next ping),
  * while one of mode {@code writes} leaves its reads and streams alone.
  */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
-@TestProfile(BrakesTest.Profile.class)
+@TestProfile(SmallWritesProfile.class)
 class McpBrakesTest {
+
+    /** Stocks SKUs as a person: unclaimed callers have small write quotas in this profile. */
+    private static final String STOCKER = Tokens.token().subject("stock-keeper").callerType("human").sign();
 
     private static final String OPERATOR = Tokens.token().subject("sre-mcp").callerType("human")
         .scopes(Scopes.OPS_BRAKE).sign();
@@ -93,7 +97,7 @@ class McpBrakesTest {
     @Test
     void malformedMessagesBrakeTheirPrincipalAloneLikeRestRefusals() throws InterruptedException {
         String sku = unique("mcpauto");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String broken = Tokens.token().subject(unique("garbage")).callerType("agent").sign();
         String other = Tokens.token().subject(unique("fine")).callerType("agent").sign();
         String session = open(broken);
@@ -110,7 +114,7 @@ class McpBrakesTest {
     @Test
     void toolCallsRefusedForTheCallersOwnMistakesBrakeItToo() throws InterruptedException {
         String sku = unique("mcpauto");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String broken = Tokens.token().subject(unique("nokey")).callerType("agent").sign();
         String session = open(broken);
         String place = "{\"customerId\":\"c\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":1}],\"currency\":"
@@ -125,7 +129,7 @@ class McpBrakesTest {
     @Test
     void reusingOneKeyWithOtherArgumentsBrakesTheCaller() throws InterruptedException {
         String sku = unique("mcpreuse");
-        stock(sku, 100, 100);
+        stockAs(STOCKER, sku, 100, 100);
         String broken = Tokens.token().subject(unique("reuser")).callerType("agent").sign();
         String session = open(broken);
         String key = unique("k");
@@ -168,7 +172,7 @@ class McpBrakesTest {
     @Test
     void aBrakeOfModeWritesKeepsReadsAndStreams() throws InterruptedException {
         String sku = unique("mcpwrites");
-        stock(sku, 10, 100);
+        stockAs(STOCKER, sku, 10, 100);
         String sub = unique("mcp-writes");
         String agent = Tokens.token().subject(sub).callerType("agent").sign();
         String session = open(agent);

@@ -14,10 +14,10 @@ import io.ghostguard.idempotency.IdempotencyKey;
 import io.ghostguard.idempotency.IdempotencyRecord;
 import io.ghostguard.limits.Limits;
 import io.ghostguard.support.InjectRedis;
-import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.RecordingPaymentGateway;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallWritesProfile;
 import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
@@ -27,14 +27,12 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,27 +48,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * no execution ever voids the authorisation of a live order. The provider is the recording double.
  */
 @QuarkusTest
-@TestProfile(GateSpecificationTest.SmallWrites.class)
+@TestProfile(SmallWritesProfile.class)
 @QuarkusTestResource(RedisTestResource.class)
 class GateSpecificationTest {
-
-    /** Two writes and three fresh keys for callers without a claim, on either surface; plenty for humans. */
-    public static class SmallWrites implements QuarkusTestProfile {
-        static final int WRITES = 2;
-        static final Duration IN_FLIGHT_WAIT = Duration.ofMillis(200);
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> limits = LimitSettings.generous();
-            for (String caller : List.of("mcp", "unknown")) {
-                limits.put("orders.limits.writes." + caller + ".quota", Integer.toString(WRITES));
-                limits.put("orders.limits.writes." + caller + ".window", "PT1H");
-                limits.put("orders.limits.new-keys." + caller + ".quota", "3");
-            }
-            limits.put("orders.idempotency.in-flight-wait", IN_FLIGHT_WAIT.toString());
-            return limits;
-        }
-    }
 
     /** One surface under test: how it places an order and where it keeps an idempotency key. */
     enum Surface {
@@ -247,12 +227,12 @@ class GateSpecificationTest {
         String sku = unique("tier");
         stock(sku, 10, 100);
         String token = unclaimed(unique("spoofer"));
-        for (int i = 0; i < SmallWrites.WRITES; i++) {
+        for (int i = 0; i < SmallWritesProfile.WRITES; i++) {
             assertEquals(201, surface.place(token, AGENT_UA, unique("key"), sku, 1, "tok_ok").status());
         }
         assertEquals(429, surface.place(token, AGENT_UA, unique("key"), sku, 1, "tok_ok").status(),
             "the agent User-Agent labels the call but keeps the surface's tier");
-        assertEquals(10 - SmallWrites.WRITES, available(sku));
+        assertEquals(10 - SmallWritesProfile.WRITES, available(sku));
     }
 
     @ParameterizedTest
@@ -328,7 +308,7 @@ class GateSpecificationTest {
         assertEquals(409, twin.status());
         assertEquals("idempotency-request-in-progress", twin.type());
         assertNotNull(twin.retryAfter(), "the retry advice is there on both surfaces");
-        assertTrue(waitedMillis >= SmallWrites.IN_FLIGHT_WAIT.toMillis(),
+        assertTrue(waitedMillis >= SmallWritesProfile.IN_FLIGHT_WAIT.toMillis(),
             "a twin waits for the running request first, waited " + waitedMillis + " ms");
         assertEquals(calls, provider.authorizations("tok_ok"), "the twin reached nothing outside Redis");
         assertEquals(10, available(sku), "the twin took nothing");

@@ -1,23 +1,33 @@
 package io.ghostguard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.support.Await;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.PackagedService;
+import io.ghostguard.support.TestKeys;
+import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
+import io.ghostguard.tenant.Keyspace;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Per-endpoint idempotency overrides in the form the Kubernetes ConfigMap gives them, environment variables, take
- * effect on the packaged application: the same call is refused without a key by default and executed once its
- * endpoint's override switches the key off.
+ * Settings in the form the Kubernetes ConfigMap gives them, environment variables, take effect on the packaged
+ * application: the same call is refused without a key by default and executed once its endpoint's override switches
+ * the key off; with {@code ORDERS_REDIS_MIN_REPLICA_ACKS=1} an order is confirmed only once a replica has it.
  */
 class EnvironmentOverridesIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private RedisServerProcess redis;
 
@@ -48,6 +58,57 @@ class EnvironmentOverridesIT {
         try (PackagedService overridden = PackagedService.start(redis.url(),
             Map.of("ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ENABLED", "false"))) {
             assertEquals(201, placeWithoutKey(overridden), "ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ENABLED=false");
+        }
+    }
+
+    /**
+     * Requires one replica acknowledgement (moved here from a test profile of its own: only this setting differs).
+     * Without a replica the placement is a 503 that says it may have been applied; its retry, once a replica has
+     * synced, is the replay of that attempt: no second order, no second charge.
+     */
+    @Test
+    void anOrderIsConfirmedOnlyOnceAReplicaHasIt() throws Exception {
+        redis = RedisServerProcess.startOnFreePort();
+        TestRedis primary = new TestRedis(redis);
+        try (PackagedService service = PackagedService.start(redis.url(),
+            Map.of("ORDERS_REDIS_MIN_REPLICA_ACKS", "1", "ORDERS_REDIS_REPLICA_ACK_TIMEOUT", "PT2S"))) {
+            String token = Tokens.token().subject("durable-" + UUID.randomUUID()).sign();
+            String sku = "durable-" + UUID.randomUUID().toString().substring(0, 8);
+            HttpResponse<String> stocked = service.send("PUT", "/api/v1/inventory/" + sku, token,
+                "{\"available\":10,\"unitPrice\":100,\"currency\":\"EUR\"}", null).join();
+            assertEquals(200, stocked.statusCode(), stocked.body());
+            String key = "key-" + UUID.randomUUID();
+            String body = OrderRequest.order().customer("c-durable").line(sku, 1).token("tok_ok").json();
+
+            HttpResponse<String> unacknowledged = service.send("POST", "/api/v1/orders", token, body, key).join();
+            assertEquals(503, unacknowledged.statusCode(), unacknowledged.body());
+            assertTrue(unacknowledged.headers().firstValue("Retry-After").isPresent());
+            JsonNode problem = JSON.readTree(unacknowledged.body());
+            assertTrue(problem.path("type").asText().endsWith("/idempotency-store-unavailable"), unacknowledged.body());
+            assertTrue(problem.path("detail").asText().contains("may have been applied"), unacknowledged.body());
+
+            assertEquals("+OK", primary.command("CONFIG", "SET", "repl-diskless-sync-delay", "0"));
+            try (RedisServerProcess server = primary.startReplica()) {
+                TestRedis replica = new TestRedis(server);
+                String marker = "sync-" + UUID.randomUUID();
+                primary.command("SET", marker, "1");
+                Await.until(() -> "the replica has the primary's writes; last role " + replica.command("ROLE"),
+                    Duration.ofSeconds(10), () -> replica.command("EXISTS", marker).equals(":1"));
+                HttpResponse<String> retried = service.send("POST", "/api/v1/orders", token, body, key).join();
+                assertEquals(201, retried.statusCode(), retried.body());
+                assertEquals("true", retried.headers().firstValue("Idempotent-Replayed").orElse(null));
+                String id = JSON.readTree(retried.body()).path("id").asText();
+                HttpResponse<String> stock = service.send("GET", "/api/v1/inventory/" + sku, token, "", null).join();
+                assertEquals(9, JSON.readTree(stock.body()).path("available").asLong(), stock.body());
+                HttpResponse<String> payments = service.send("GET", "/api/v1/payments?orderId=" + id, token, "", null)
+                    .join();
+                assertEquals(1, JSON.readTree(payments.body()).path("items").size(), payments.body());
+                HttpResponse<String> fresh = service.send("POST", "/api/v1/orders", token, body,
+                    "key-" + UUID.randomUUID()).join();
+                assertEquals(201, fresh.statusCode(), fresh.body());
+                String freshId = JSON.readTree(fresh.body()).path("id").asText();
+                assertEquals(":1", replica.command("EXISTS", TestKeys.key(Keyspace.ORDER, freshId)));
+            }
         }
     }
 }

@@ -115,12 +115,12 @@ class HostileInputIT {
         return request;
     }
 
-    @Property(tries = 4000)
+    @Property(tries = 2000)
     void hostileBodiesAreRefusedWithAProblemAndChangeNothing(@ForAll("bodies") String body) {
         assertAnswered(send(post("/api/v1/orders", body, "application/json", UUID.randomUUID().toString())), body);
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void hostileHeadersAndKeysAreRefusedWithAProblem(@ForAll("headerValues") String key,
                                                      @ForAll("headerValues") String contentType,
                                                      @ForAll("headerValues") String alias) {
@@ -132,7 +132,7 @@ class HostileInputIT {
         assertAnswered(send(request), "key " + key + " / content type " + contentType + " / alias " + alias);
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void hostilePathsAreRefusedWithAProblem(@ForAll("segments") String segment, @ForAll("routes") String route) {
         String path = route.replace("{x}", segment);
         HttpRequest.Builder request = route.endsWith("/cancellation")
@@ -142,7 +142,7 @@ class HostileInputIT {
         assertAnswered(response, path);
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void hostileQueryValuesAreRefusedWithAProblem(@ForAll("segments") String limit, @ForAll("segments") String cursor,
                                                   @ForAll("segments") String customer) {
         String path = "/api/v1/orders?limit=" + limit + "&cursor=" + cursor + "&customerId=" + customer;

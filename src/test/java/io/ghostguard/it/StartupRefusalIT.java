@@ -12,12 +12,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The packaged application in the prod profile refuses to start when it could not tell who may call, and
- * says why in a plain line (no stack trace).
+ * says why in a plain line (no stack trace). Each refusal is its own start of the jar; the starts of this class run
+ * side by side (failsafe enables JUnit's parallel execution, each test here opts in), each asserting its own line,
+ * while the class itself runs alone, as every other class does.
  */
 class StartupRefusalIT {
 
@@ -29,8 +33,9 @@ class StartupRefusalIT {
 
     private static String refusedStart(Map<String, String> environment, List<String> properties)
         throws IOException, InterruptedException {
+        // A start that ends in a refusal is short: the first compiler tier is all it needs.
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString()));
+            "java").toString(), "-XX:TieredStopAtLevel=1"));
         command.addAll(properties);
         command.addAll(List.of("-jar", JAR.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -50,12 +55,14 @@ class StartupRefusalIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void noIssuerConfigurationAtAll() throws Exception {
         String output = refusedStart(Map.of());
         assertTrue(output.contains("auth-server-url"), output);
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aPublicKeyWithoutAnIssuer() throws Exception {
         String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey()));
         assertTrue(output.contains("QUARKUS_OIDC_TOKEN_ISSUER"), output);
@@ -66,6 +73,7 @@ class StartupRefusalIT {
      * without a word; in property or environment form it stops the start, named on one line.
      */
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
     @ValueSource(strings = {"ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDR_ENABLED=false",
         "ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_LEASE_TIME=PT5S", "-Dorders.idempotency.endpoints.refund.lease=PT5S"})
     void anUnknownEndpointOverrideStopsTheStart(String setting) throws Exception {
@@ -86,6 +94,7 @@ class StartupRefusalIT {
 
     /** An override whose value cannot be used stops the start and names the setting. */
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnusableEndpointOverrideStopsTheStart() throws Exception {
         String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(), "QUARKUS_OIDC_TOKEN_ISSUER",
             Tokens.ISSUER, "ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ON_STORE_FAILURE", "sometimes"));
@@ -95,6 +104,7 @@ class StartupRefusalIT {
 
     /** Every setting that would switch a limit or a retention off stops the start, each named on its own line. */
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
     @ValueSource(strings = {"orders.limits.spend.agent.window=PT0S", "orders.limits.writes.unknown.quota=0",
         "orders.limits.spend.human.amount=-1", "orders.idempotency.lease=PT0S", "orders.idempotency.retention=-PT1S",
         "orders.order-retention=PT0S", "orders.limits.new-keys.mcp.window=PT0S",
@@ -113,6 +123,7 @@ class StartupRefusalIT {
      * with it, an execution would lose its claim while still healthy.
      */
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
     @ValueSource(strings = {"orders.idempotency.lease=PT0.001S", "orders.idempotency.endpoints.adjust-stock.lease=PT2S"})
     void aLeaseShorterThanWhatItMustCoverStopsTheStart(String setting) throws Exception {
         String property = setting.substring(0, setting.indexOf('='));

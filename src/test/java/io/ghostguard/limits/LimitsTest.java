@@ -16,47 +16,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.InjectRedis;
-import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallLimitsProfile;
 import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
 import io.ghostguard.tenant.Keyspace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What a runaway caller can do is bounded: request rates, fresh keys and spending, per caller type. */
 @QuarkusTest
-@TestProfile(LimitsTest.SmallLimits.class)
+@TestProfile(SmallLimitsProfile.class)
 @QuarkusTestResource(RedisTestResource.class)
 class LimitsTest {
-
-    /** Small quotas for the callers the tests play; generous ones for everything else. */
-    public static class SmallLimits implements QuarkusTestProfile {
-        static final int AGENT_WRITES = 10;
-        static final int FLOOD_KEYS = 5;
-        static final long HUMAN_SPEND = 1000;
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> limits = LimitSettings.generous();
-            limits.put("orders.limits.writes.agent.quota", Integer.toString(AGENT_WRITES));
-            // An hour's window: nothing refills while a burst runs, however slow the machine.
-            limits.put("orders.limits.writes.agent.window", "PT1H");
-            limits.put("orders.limits.new-keys.unknown.quota", Integer.toString(FLOOD_KEYS));
-            limits.put("orders.limits.spend.human.amount", Long.toString(HUMAN_SPEND));
-            return limits;
-        }
-    }
 
     @InjectRedis
     TestRedis redis;
@@ -83,17 +63,17 @@ class LimitsTest {
         List<Response> burst = concurrently(40, () -> post(agent, unique("k"), body).post("/api/v1/orders"));
         List<Response> placed = burst.stream().filter(r -> r.statusCode() == 201).toList();
         List<Response> limited = burst.stream().filter(r -> r.statusCode() == 429).toList();
-        assertEquals(SmallLimits.AGENT_WRITES, placed.size(), "exactly the quota passes");
-        assertEquals(40 - SmallLimits.AGENT_WRITES, limited.size(), "the rest is refused");
+        assertEquals(SmallLimitsProfile.AGENT_WRITES, placed.size(), "exactly the quota passes");
+        assertEquals(40 - SmallLimitsProfile.AGENT_WRITES, limited.size(), "the rest is refused");
         for (Response refused : limited) {
             refused.then().contentType("application/problem+json").body("type", endsWith("/rate-limited"))
                 .header("Retry-After", matchesPattern("[1-9][0-9]*"))
-                .header("RateLimit-Policy", equalTo("\"writes\";q=" + SmallLimits.AGENT_WRITES + ";w=3600"))
+                .header("RateLimit-Policy", equalTo("\"writes\";q=" + SmallLimitsProfile.AGENT_WRITES + ";w=3600"))
                 .header("RateLimit", matchesPattern("\"writes\";r=0;t=[1-9][0-9]*"));
         }
         placed.get(0).then().header("RateLimit-Policy", notNullValue())
             .header("RateLimit", matchesPattern("\"writes\";r=[0-9]+;t=[0-9]+"));
-        assertEquals(1000 - SmallLimits.AGENT_WRITES, available(sku), "nothing ran for the refused requests");
+        assertEquals(1000 - SmallLimitsProfile.AGENT_WRITES, available(sku), "nothing ran for the refused requests");
 
         for (int i = 0; i < 5; i++) {
             post(human, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
@@ -110,7 +90,7 @@ class LimitsTest {
         String body = OrderRequest.order().line(sku, 1).json();
         String firstKey = unique("k");
         post(flooder, firstKey, body).post("/api/v1/orders").then().statusCode(201);
-        for (int i = 1; i < SmallLimits.FLOOD_KEYS; i++) {
+        for (int i = 1; i < SmallLimitsProfile.FLOOD_KEYS; i++) {
             post(flooder, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
         }
         post(flooder, unique("k"), body).post("/api/v1/orders").then().statusCode(429)
@@ -118,7 +98,7 @@ class LimitsTest {
             .header("Retry-After", notNullValue());
         post(flooder, firstKey, body).post("/api/v1/orders").then().statusCode(201)
             .header("Idempotent-Replayed", "true");
-        assertEquals(100 - SmallLimits.FLOOD_KEYS, available(sku));
+        assertEquals(100 - SmallLimitsProfile.FLOOD_KEYS, available(sku));
     }
 
     @Test
@@ -137,13 +117,13 @@ class LimitsTest {
         String counter = TestKeys.key(Keyspace.NEW_KEYS, Limits.subject(clockless));
         post(token, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
         assertEquals(":1", redis.command("PERSIST", counter));
-        for (int i = 1; i < SmallLimits.FLOOD_KEYS; i++) {
+        for (int i = 1; i < SmallLimitsProfile.FLOOD_KEYS; i++) {
             post(token, unique("k"), body).post("/api/v1/orders").then().statusCode(201);
         }
         assertEquals(-1, pttl(counter), "later keys find the window's clock as it is");
         post(token, unique("k"), body).post("/api/v1/orders").then().statusCode(429).body("policy", equalTo("new-keys"));
         assertTrue(pttl(counter) > 0, "the first refusal gave the counter its clock back");
-        assertEquals(Integer.toString(SmallLimits.FLOOD_KEYS), redis.command("GET", counter));
+        assertEquals(Integer.toString(SmallLimitsProfile.FLOOD_KEYS), redis.command("GET", counter));
     }
 
     private long pttl(String key) {
@@ -172,7 +152,7 @@ class LimitsTest {
         List<Response> storm = concurrently(50, () -> post(human, unique("k"), one).post("/api/v1/orders"));
         long placed = storm.stream().filter(r -> r.statusCode() == 201).count();
         long capped = storm.stream().filter(r -> r.statusCode() == 429).count();
-        assertEquals(SmallLimits.HUMAN_SPEND / 100, placed, "the cap buys exactly this many orders");
+        assertEquals(SmallLimitsProfile.HUMAN_SPEND / 100, placed, "the cap buys exactly this many orders");
         assertEquals(50 - placed, capped);
         assertEquals(1000 - placed, available(sku), "charged at most the cap, never more");
         assertEquals(cappedBefore + capped, count("spend_capped_total", "caller_type", "human"),

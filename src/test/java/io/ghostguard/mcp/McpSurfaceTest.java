@@ -18,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ghostguard.limits.Limits;
 import io.ghostguard.mcp.transport.McpProtocol;
 import io.ghostguard.support.InjectRedis;
-import io.ghostguard.support.LimitSettings;
 import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallLimitsProfile;
 import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
@@ -29,7 +29,6 @@ import io.quarkiverse.mcp.server.MetaKey;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.core.json.JsonObject;
@@ -45,26 +44,9 @@ import org.junit.jupiter.api.Test;
  * tool, outcomes split into refusals and failures, no client-chosen label values, scoped and bounded sessions.
  */
 @QuarkusTest
-@TestProfile(McpSurfaceTest.SmallSessions.class)
+@TestProfile(SmallLimitsProfile.class)
 @QuarkusTestResource(RedisTestResource.class)
 class McpSurfaceTest {
-
-    /** Three sessions per principal; a reads quota of eight for unclaimed MCP callers; a new-key budget of one. */
-    public static class SmallSessions implements QuarkusTestProfile {
-        static final int SESSIONS = 3;
-        static final int READS = 8;
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> limits = LimitSettings.generous();
-            limits.put("orders.limits.reads.mcp.quota", Integer.toString(READS));
-            limits.put("orders.limits.reads.mcp.window", "PT1H");
-            limits.put("orders.limits.new-keys.mcp.quota", "1");
-            limits.put("orders.limits.new-keys.mcp.window", "PT1H");
-            limits.put("orders.mcp.max-sessions-per-principal", Integer.toString(SESSIONS));
-            return limits;
-        }
-    }
 
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
         + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
@@ -244,11 +226,11 @@ class McpSurfaceTest {
         String token = human(principal);
         String held = TestKeys.key(Keyspace.MCP_SESSIONS, Limits.subject(principal));
         PrometheusText before = metrics();
-        String[] sessions = new String[SmallSessions.SESSIONS];
+        String[] sessions = new String[SmallLimitsProfile.SESSIONS];
         for (int i = 0; i < sessions.length; i++) {
             sessions[i] = open(token).then().statusCode(200).extract().header(McpProtocol.SESSION_HEADER);
         }
-        assertEquals(Integer.toString(SmallSessions.SESSIONS), redis.command("ZCARD", held).substring(1),
+        assertEquals(Integer.toString(SmallLimitsProfile.SESSIONS), redis.command("ZCARD", held).substring(1),
             "the principal's sessions, as every instance sees them");
         open(token).then().statusCode(429).header("Retry-After", notNullValue())
             .body("policy", equalTo("sessions"));
@@ -267,20 +249,21 @@ class McpSurfaceTest {
         String sku = unique("rate");
         stock(sku);
         String token = Tokens.token().subject(unique("reader")).sign();
-        String session = open(token).then().statusCode(200).header("RateLimit", containsString("r=" + (SmallSessions.READS
-            - 1))).extract().header(McpProtocol.SESSION_HEADER);
+        String session = open(token).then().statusCode(200)
+            .header("RateLimit", containsString("r=" + (SmallLimitsProfile.MCP_READS - 1)))
+            .extract().header(McpProtocol.SESSION_HEADER);
         String check = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"check_stock\","
             + "\"arguments\":{\"sku\":\"" + sku + "\"}}}";
         JsonObject result = new JsonObject(send(token, session, check).then().statusCode(200).extract().asString())
             .getJsonObject("result");
-        assertTrue(result.getJsonObject("_meta").getString("io.ghostguard/rateLimit").contains("r=" + (SmallSessions.READS
-            - 2)), "a read tool's call is counted once: " + result.encode());
+        assertTrue(result.getJsonObject("_meta").getString("io.ghostguard/rateLimit")
+            .contains("r=" + (SmallLimitsProfile.MCP_READS - 2)), "a read tool's call is counted once: " + result.encode());
         int answered = 0;
         String ping = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}";
-        while (send(token, session, ping).statusCode() == 200 && answered <= SmallSessions.READS) {
+        while (send(token, session, ping).statusCode() == 200 && answered <= SmallLimitsProfile.MCP_READS) {
             answered++;
         }
-        assertEquals(SmallSessions.READS - 2, answered, "initialize and the tool call took two of the quota");
+        assertEquals(SmallLimitsProfile.MCP_READS - 2, answered, "initialize and the tool call took two of the quota");
         send(token, session, ping).then().statusCode(429).header("Retry-After", notNullValue())
             .header("RateLimit-Policy", containsString("\"reads\"")).body("policy", equalTo("reads"));
         as(token).header(McpProtocol.SESSION_HEADER, session).delete("/mcp").then().statusCode(429);
@@ -295,10 +278,10 @@ class McpSurfaceTest {
         String token = Tokens.token().subject(unique("garbler")).sign();
         String[] labels = {"policy", "reads", "caller_type", "mcp"};
         PrometheusText before = metrics();
-        for (int i = 1; i <= SmallSessions.READS; i++) {
+        for (int i = 1; i <= SmallLimitsProfile.MCP_READS; i++) {
             as(token).contentType("application/json").accept("application/json, text/event-stream")
                 .body("{\"jsonrpc\":").post("/mcp").then().statusCode(400).body("error.code", equalTo(-32700))
-                .header("RateLimit", containsString("r=" + (SmallSessions.READS - i)));
+                .header("RateLimit", containsString("r=" + (SmallLimitsProfile.MCP_READS - i)));
         }
         as(token).contentType("application/json").accept("application/json, text/event-stream")
             .body("{\"jsonrpc\":").post("/mcp").then().statusCode(429).header("Retry-After", notNullValue())

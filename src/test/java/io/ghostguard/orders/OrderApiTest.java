@@ -33,10 +33,8 @@ import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -250,8 +248,6 @@ class OrderApiTest {
         List<String> newestFirst = new ArrayList<>(placed);
         java.util.Collections.reverse(newestFirst);
         assertEquals(newestFirst, seen);
-        Set<String> unique = new HashSet<>(seen);
-        assertTrue(unique.size() == 5);
     }
 
     @Test

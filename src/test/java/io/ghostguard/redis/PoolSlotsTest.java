@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.Await;
+import io.ghostguard.support.DiscoveryProfile;
 import io.ghostguard.support.InjectRedis;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.TestRedis;
@@ -16,7 +17,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.vertx.redis.client.Command;
@@ -28,9 +28,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -45,32 +43,15 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
-@TestProfile(PoolSlotsTest.TwoConnections.class)
+@TestProfile(DiscoveryProfile.class)
 class PoolSlotsTest {
-
-    /** Two pooled connections, deadlines long enough that none fires while Redis is paused. */
-    public static class TwoConnections implements QuarkusTestProfile {
-        /** Deadline of one Redis call. */
-        static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> settings = new HashMap<>();
-            settings.put("orders.limits.enabled", "false");
-            settings.put("quarkus.redis.max-pool-size", "2");
-            settings.put("orders.redis.command-timeout", COMMAND_TIMEOUT.toString());
-            settings.put("orders.redis.pool-wait-timeout", "PT10S");
-            settings.put("orders.idempotency.lease", "PT30S");
-            return settings;
-        }
-    }
 
     @InjectRedis
     TestRedis redis;
 
     @Test
     void callersThatHangUpWhileWaitingForAConnectionLeaveThePoolWhole() throws Exception {
-        String token = Tokens.token().subject(unique("caller")).sign();
+        String token = Tokens.token().subject(unique("caller")).audience(DiscoveryProfile.AUDIENCE).sign();
         as(token).get("/api/v1/orders").then().statusCode(200);
         List<Socket> callers = new ArrayList<>();
         redis.pause();
@@ -113,7 +94,7 @@ class PoolSlotsTest {
      */
     @Test
     void aReadThatWaitsTooLongInThisInstanceWhileRedisAnswersIsOverloadedNotAStoreFailure() throws Exception {
-        String token = Tokens.token().subject(unique("reader")).sign();
+        String token = Tokens.token().subject(unique("reader")).audience(DiscoveryProfile.AUDIENCE).sign();
         as(token).get("/api/v1/orders/" + unique("o")).then().statusCode(404);
         String first = unique("hold");
         String second = unique("hold");
@@ -129,7 +110,7 @@ class PoolSlotsTest {
                 () -> as(token).get("/api/v1/orders/" + unique("o")));
             // Redis answers one of this instance's calls in the second half of the read's wait (fault injection
             // at a point in time, not a wait for a condition).
-            Thread.sleep(TwoConnections.COMMAND_TIMEOUT.toMillis() * 3 / 4);
+            Thread.sleep(DiscoveryProfile.COMMAND_TIMEOUT.toMillis() * 3 / 4);
             redis.command("LPUSH", first, "x");
             io.restassured.response.Response answer = read.get(60, TimeUnit.SECONDS);
             assertEquals(503, answer.statusCode(), answer.asString());

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ghostguard.security.IdentityCacheHttpTest.Lookups;
+import io.ghostguard.support.DiscoveryProfile;
 import io.ghostguard.support.RedisTestResource;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -16,14 +17,14 @@ import org.junit.jupiter.api.Test;
 
 /** With an audience configured, a token for another audience is refused however its twin for this one was cached. */
 @QuarkusTest
-@TestProfile(AudienceTest.Audience.class)
+@TestProfile(DiscoveryProfile.class)
 @QuarkusTestResource(RedisTestResource.class)
 class IdentityCacheAudienceTest {
 
     @Test
     void anotherAudiencesTokenIsRefusedBesideACachedTwin() {
         String subject = unique("aud");
-        String ours = Tokens.token().subject(subject).audience(AudienceTest.Audience.AUDIENCE).sign();
+        String ours = Tokens.token().subject(subject).audience(DiscoveryProfile.AUDIENCE).sign();
         String theirs = Tokens.token().subject(subject).audience("another-api").sign();
         String sku = unique("aud");
         as(ours).get("/api/v1/inventory/" + sku).then().statusCode(404);

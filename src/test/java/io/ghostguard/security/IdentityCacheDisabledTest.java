@@ -6,27 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ghostguard.security.IdentityCacheHttpTest.Lookups;
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallLimitsProfile;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@code orders.security.identity-cache.enabled=false}: every token is verified by OIDC, every time. */
 @QuarkusTest
-@TestProfile(IdentityCacheDisabledTest.Disabled.class)
+@TestProfile(SmallLimitsProfile.class)
 @QuarkusTestResource(RedisTestResource.class)
 class IdentityCacheDisabledTest {
-
-    /** The cache switched off. */
-    public static class Disabled implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.security.identity-cache.enabled", "false");
-        }
-    }
 
     @Test
     void switchedOffNothingIsLookedUpOrKept() {

@@ -9,12 +9,11 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ghostguard.security.IdentityCacheHttpTest.Lookups;
+import io.ghostguard.support.DiscoveryProfile;
 import io.ghostguard.support.RedisTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.common.QuarkusTestResource;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,17 +21,9 @@ import org.junit.jupiter.api.Test;
  * provider rotates its keys, a cached token signed with the dropped key is refused as OIDC alone would refuse it.
  */
 @QuarkusTest
-@TestProfile(SigningKeyRotationTest.Discovery.class)
+@TestProfile(DiscoveryProfile.class)
 @QuarkusTestResource(RedisTestResource.class)
 class SigningKeyRotationTest {
-
-    /** Keys discovered from the test identity provider instead of a configured public key. */
-    public static class Discovery implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(StubIdentityProvider.class));
-        }
-    }
 
     @Test
     void aCachedTokenSignedWithADroppedKeyIsRefusedOnceTheKeysRotate() {

@@ -2,6 +2,7 @@ package io.ghostguard.security;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.ghostguard.support.DiscoveryProfile;
 import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.smallrye.jwt.build.Jwt;
@@ -14,7 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPublicKey;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jose4j.jwk.JsonWebKey;
@@ -23,7 +26,8 @@ import org.jose4j.jwk.RsaJsonWebKey;
 
 /**
  * An OpenID provider for tests over real HTTP on a free loopback port: a discovery document naming the tests' issuer
- * and a JWKS of the key pairs made when the tests start ({@code k1}, {@code k2}), which a test may rotate. The service
+ * and a JWKS of the key pairs made when the tests start ({@code k1}, {@code k2}), which a test may rotate, beside the
+ * key of {@link Tokens}. The service
  * under test discovers it through {@code quarkus.oidc.auth-server-url}.
  */
 public class StubIdentityProvider implements QuarkusTestResourceLifecycleManager {
@@ -44,9 +48,13 @@ public class StubIdentityProvider implements QuarkusTestResourceLifecycleManager
         return KEY_SET_FETCHES.get();
     }
 
-    /** A token of the default test caller named {@code subject}, signed with key {@code kid} and naming it. */
+    /**
+     * A token of the default test caller named {@code subject}, signed with key {@code kid} and naming it, for the
+     * audience of {@link DiscoveryProfile}.
+     */
     static String token(String kid, String subject) {
-        return Jwt.claims().issuer(Tokens.ISSUER).subject(subject).claim("tenant", Tokens.TENANT)
+        return Jwt.claims().issuer(Tokens.ISSUER).audience(DiscoveryProfile.AUDIENCE).subject(subject)
+            .claim("tenant", Tokens.TENANT)
             .claim("scope", String.join(" ", Scopes.ALL)).expiresIn(300)
             .jws().keyId(kid).sign(KEYS.get(kid).getPrivate());
     }
@@ -85,14 +93,20 @@ public class StubIdentityProvider implements QuarkusTestResourceLifecycleManager
         }
     }
 
+    /** The keys named {@code kids}, and always the key of {@link Tokens} (whose tokens every other test sends). */
     private static String keySet(String... kids) {
-        return new JsonWebKeySet(Arrays.stream(kids).map(kid -> {
-            RsaJsonWebKey key = new RsaJsonWebKey((RSAPublicKey) KEYS.get(kid).getPublic());
-            key.setKeyId(kid);
-            key.setUse("sig");
-            key.setAlgorithm("RS256");
-            return (JsonWebKey) key;
-        }).toList()).toJson();
+        List<JsonWebKey> keys = new ArrayList<>(Arrays.stream(kids)
+            .map(kid -> key(kid, (RSAPublicKey) KEYS.get(kid).getPublic())).toList());
+        keys.add(key(Tokens.KEY_ID, (RSAPublicKey) Tokens.trustedKey()));
+        return new JsonWebKeySet(keys).toJson();
+    }
+
+    private static JsonWebKey key(String kid, RSAPublicKey publicKey) {
+        RsaJsonWebKey key = new RsaJsonWebKey(publicKey);
+        key.setKeyId(kid);
+        key.setUse("sig");
+        key.setAlgorithm("RS256");
+        return key;
     }
 
     private static KeyPair rsa() {

@@ -34,11 +34,14 @@ public final class PackagedService implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts an instance on {@code redisUrl} with extra environment, and waits (bounded) until it is ready. */
+    /**
+     * Starts an instance on {@code redisUrl} with extra environment, and waits until it is ready: bounded by three
+     * minutes, far above a start on a loaded machine, so that how fast it starts is never what a test decides.
+     */
     public static PackagedService start(String redisUrl, Map<String, String> environment)
         throws IOException, InterruptedException {
         PackagedService service = launch(redisUrl, environment);
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < 1800; i++) {
             if (service.health("ready") == 200) {
                 return service;
             }

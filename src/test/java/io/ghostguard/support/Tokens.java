@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.security.PublicKey;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -23,6 +24,11 @@ public final class Tokens {
     public static final String TENANT = "default";
     /** Principal of the default test caller. */
     public static final String PRINCIPAL = "tester";
+    /**
+     * The key id every token names: the configured public key ignores it, and a test identity provider publishes the
+     * trusted key under it ({@code StubIdentityProvider}), so the same tokens verify with either.
+     */
+    public static final String KEY_ID = "tests";
 
     private static final KeyPair TRUSTED = rsa();
     private static final KeyPair FOREIGN = rsa();
@@ -51,6 +57,11 @@ public final class Tokens {
     /** Base64 of the trusted public key (X.509 SubjectPublicKeyInfo), as {@code quarkus.oidc.public-key} wants it. */
     public static String publicKey() {
         return Base64.getEncoder().encodeToString(TRUSTED.getPublic().getEncoded());
+    }
+
+    /** The trusted public key itself, for a key set that publishes it under {@link #KEY_ID}. */
+    public static PublicKey trustedKey() {
+        return TRUSTED.getPublic();
     }
 
     /** A token builder with the default caller's claims. */
@@ -164,7 +175,7 @@ public final class Tokens {
             if (audience != null) {
                 claims.audience(audience);
             }
-            return claims.jws().sign(keys.getPrivate());
+            return claims.jws().keyId(KEY_ID).sign(keys.getPrivate());
         }
     }
 

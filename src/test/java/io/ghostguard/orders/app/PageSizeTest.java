@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.SmallLimitsProfile;
 import io.ghostguard.support.Tokens;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
@@ -25,16 +25,8 @@ import org.junit.jupiter.api.Test;
 /** One page-size rule on both surfaces: the configured largest page, not a number written into one adapter. */
 @QuarkusTest
 @QuarkusTestResource(RedisTestResource.class)
-@TestProfile(PageSizeTest.SmallPages.class)
+@TestProfile(SmallLimitsProfile.class)
 class PageSizeTest {
-
-    /** Pages of at most 5 orders. */
-    public static class SmallPages implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("orders.paging.max-limit", "5");
-        }
-    }
 
     @Test
     void bothSurfacesRefuseAPageLargerThanTheConfiguredMostAndServeOneAtIt() {
