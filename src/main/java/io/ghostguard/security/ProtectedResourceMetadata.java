@@ -70,7 +70,7 @@ public class ProtectedResourceMetadata {
 
     void announce(@Observes StartupEvent started) {
         if (!configured && LaunchMode.current() == LaunchMode.NORMAL) {
-            LOG.warnf("orders.http.public-base-url is not set: the protected-resource metadata names %s as this "
+            LOG.infof("orders.http.public-base-url is not set: the protected-resource metadata names %s as this "
                 + "service; set it to the URL clients call", resource);
         }
     }

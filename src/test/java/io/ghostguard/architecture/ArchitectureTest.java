@@ -125,4 +125,14 @@ class ArchitectureTest {
     void packagesAreFreeOfCycles() {
         slices().matching("io.ghostguard.(**)").should().beFreeOfCycles().check(CLASSES);
     }
+
+    /**
+     * No circle between the top-level folders either (a context with its {@code api} and {@code app} rooms counts as
+     * one): the operator's REST adapter lives in {@code admin}, not under {@code brakes} (which {@code rest} reads), and
+     * the order counters in {@code orders.app}, not in {@code telemetry} (which {@code orders.app} reads).
+     */
+    @Test
+    void topLevelFoldersAreFreeOfCycles() {
+        slices().matching("io.ghostguard.(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
 }

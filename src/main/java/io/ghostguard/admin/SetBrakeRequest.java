@@ -1,4 +1,4 @@
-package io.ghostguard.brakes.api;
+package io.ghostguard.admin;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -1,4 +1,4 @@
-package io.ghostguard.brakes.api;
+package io.ghostguard.admin;
 
 import io.ghostguard.api.Routes;
 import io.ghostguard.brakes.Brake;

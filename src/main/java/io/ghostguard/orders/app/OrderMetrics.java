@@ -1,8 +1,10 @@
-package io.ghostguard.telemetry;
+package io.ghostguard.orders.app;
 
 import io.ghostguard.domain.Refused;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.orders.RefundUncommitted;
+import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.telemetry.RequestLabels;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;

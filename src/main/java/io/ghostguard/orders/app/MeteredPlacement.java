@@ -1,4 +1,4 @@
-package io.ghostguard.telemetry;
+package io.ghostguard.orders.app;
 
 import io.ghostguard.domain.Refused;
 import io.ghostguard.orders.OrderPlacement;
