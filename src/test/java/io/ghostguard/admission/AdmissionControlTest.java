@@ -54,7 +54,10 @@ class AdmissionControlTest {
                 Map.entry("orders.admission.shares.human", "0.5"), Map.entry("orders.admission.shares.agent", "0.45"),
                 Map.entry("orders.admission.shares.mcp", "0"), Map.entry("orders.admission.shares.unknown", "0"),
                 Map.entry("orders.admission.unverified-share", "0.05"),
-                Map.entry("orders.redis.command-timeout", "PT8S"), Map.entry("orders.idempotency.lease", "PT30S"));
+                Map.entry("orders.redis.command-timeout", "PT8S"), Map.entry("orders.idempotency.lease", "PT30S"),
+                // The held requests below wait on purpose; a read deadline well past the time a cold, shared runner
+                // takes to open them all keeps every slot held until the test closes its sockets.
+                Map.entry("orders.admission.read-deadline", "PT15S"));
         }
     }
 
@@ -217,7 +220,7 @@ class AdmissionControlTest {
         awaitIdle();
         try (Socket socket = chunked("/api/v1/orders", agent, unique("slow"))) {
             Await.until("the body is admitted", Duration.ofSeconds(10), () -> inFlight() == 1);
-            Await.until("its slot is freed after the read deadline (5 s)", Duration.ofSeconds(30),
+            Await.until("its slot is freed after the read deadline (15 s here)", Duration.ofSeconds(45),
                 () -> inFlight() == 0);
             socket.setSoTimeout(10_000);
             assertEquals(-1, socket.getInputStream().read(), "its connection is closed");
