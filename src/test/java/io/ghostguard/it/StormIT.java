@@ -73,6 +73,10 @@ class StormIT {
             environment.put("ORDERS_LIMITS_NEW_KEYS_" + type + "_QUOTA", "10000000");
             environment.put("ORDERS_LIMITS_SPEND_" + type + "_AMOUNT", "1000000000000");
         }
+        // The storm's agents resend on their own timeout, sooner than a Retry-After allows, as a storm does: their
+        // automatic brake would turn the storm into a brake test (that is BrakesTest's). Admission is tested here.
+        environment.put("ORDERS_BRAKES_AUTO_AGENT_ENABLED", "false");
+        environment.put("ORDERS_BRAKES_AUTO_MCP_ENABLED", "false");
         service = PackagedService.start(redis.url(), environment);
 
         List<String> output = storm(pem, List.of("--base=" + service.uri(), "--redis=127.0.0.1:" + redis.port(),
