@@ -1,6 +1,9 @@
 """Summarises one async-profiler CPU profile in collapsed form (src/bench/profile.sh): the share of samples with a
 frame of each layer anywhere on the stack (a sample can count for several layers), then the hottest top frames.
-Usage: python3 src/bench/profile-summary.py FILE [number of top frames, default 25]"""
+With the event "alloc" (sizes of sampled allocations) it also prints the bytes per placement, given the
+placements of the window, the frames that allocate (the caller of the allocated type) and the deepest frame of this
+service on each allocating stack.
+Usage: python3 src/bench/profile-summary.py FILE [number of top frames, default 25] [cpu|alloc] [placements]"""
 import collections
 import sys
 
@@ -24,9 +27,13 @@ LAYERS = [
 def main():
     path = sys.argv[1]
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    alloc = len(sys.argv) > 3 and sys.argv[3] == "alloc"
+    placements = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else 0
     total = 0
     layers = collections.Counter()
     frames = collections.Counter()
+    sites = collections.Counter()
+    ours = collections.Counter()
     with open(path) as profile:
         for line in profile:
             stack, _, count = line.rstrip().rpartition(" ")
@@ -34,16 +41,29 @@ def main():
             total += count
             parts = stack.split(";")
             frames[parts[-1]] += count
+            if alloc:
+                sites[parts[-2] if len(parts) > 1 else parts[-1]] += count
+                own = [frame for frame in parts if "io/ghostguard" in frame]
+                ours[own[-1] if own else "(no frame of this service)"] += count
             for name, patterns in LAYERS:
                 if any(pattern in frame for frame in parts for pattern in patterns):
                     layers[name] += count
-    print(f"CPU samples: {total}")
-    print("share of samples with a frame of the layer on the stack:")
+    if alloc:
+        print(f"bytes allocated in the window: {total}" + (f"; per placement: {total / placements / 1024:.1f} KB"
+                                                          f" ({placements} placements)" if placements else ""))
+    else:
+        print(f"CPU samples: {total}")
+    print("share with a frame of the layer on the stack:")
     for name, _ in LAYERS:
         print(f"  {100 * layers[name] / total:5.1f} %  {name}")
     print(f"top {top} frames (self):")
     for frame, count in frames.most_common(top):
         print(f"  {100 * count / total:5.1f} %  {frame[:140]}")
+    if alloc:
+        for title, counter in (("allocating frames", sites), ("deepest frame of this service", ours)):
+            print(f"top {top} {title}:")
+            for frame, count in counter.most_common(top):
+                print(f"  {100 * count / total:5.1f} %  {frame[:140]}")
 
 
 main()

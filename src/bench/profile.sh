@@ -5,14 +5,22 @@
 # service is warmed up, then one profile window of the same load is summarised by src/bench/profile-summary.py
 # (layers on the stack, hottest frames) and kept in collapsed form for a flame graph.
 # Needs redis-server, wrk, curl and python3. Loopback only; every loop is bounded.
-# Usage: src/bench/profile.sh [application directory, default target/quarkus-app] [warm-up seconds, default 120]
-#        [profiled seconds, default 30]
+# With EVENT=alloc the profile is of the bytes allocated instead (async-profiler's allocation sampling, weighted by
+# size), summarised as bytes per placement, the allocating frames and our own frames that allocate most.
+# Usage: [EVENT=cpu|alloc] src/bench/profile.sh [application directory, default target/quarkus-app]
+#        [warm-up seconds, default 120] [profiled seconds, default 30]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 APP_DIR=${1:-target/quarkus-app}
 WARMUP=${2:-120}
 WINDOW=${3:-30}
+EVENT=${EVENT:-cpu}
+case "$EVENT" in
+  cpu) SAMPLING="event=cpu,interval=2ms" ;;
+  alloc) SAMPLING="event=alloc,total" ;;
+  *) echo "EVENT is cpu or alloc"; exit 1 ;;
+esac
 CONNECTIONS=32
 OUT=target/bench/profile
 mkdir -p "$OUT"
@@ -29,13 +37,14 @@ OTLP_PORT=14319
 python3 src/bench/otlp-sink.py "$OTLP_PORT" > "$OUT/otlp-sink.log" 2>&1 &
 pids+=($!)
 redis-server --port 16421 --bind 127.0.0.1 --save "" --appendonly no --loglevel warning > "$OUT/redis.log" 2>&1 &
-pids+=($!)
+REDIS=$!
+pids+=("$REDIS")
 sleep 0.5
 rm -f "$OUT"/window-*.collapsed
 started=$(date +%s%N)
 # One profile file per window of the load: the profiler starts a new one every WINDOW seconds.
 (cd "$APP_DIR" && exec java -Xmx512m ${JAVA_EXTRA:-} \
-  -agentpath:"$AGENT"=start,event=cpu,interval=2ms,loop=${WINDOW}s,collapsed,file="$ROOT/$OUT/window-%n{99}.collapsed" \
+  -agentpath:"$AGENT"=start,$SAMPLING,loop=${WINDOW}s,collapsed,file="$ROOT/$OUT/window-%n{99}.collapsed" \
   -Dquarkus.http.port=18421 -Dquarkus.http.host=127.0.0.1 -Dquarkus.management.port=19421 \
   -Dquarkus.management.host=127.0.0.1 \
   -Dquarkus.redis.hosts=redis://127.0.0.1:16421 -Dquarkus.oidc.public-key="$PUBLIC_KEY" \
@@ -48,10 +57,15 @@ pids+=("$APP")
 wait_http http://127.0.0.1:19421/q/health/ready "$started" >/dev/null
 curl -sf -X PUT http://127.0.0.1:18421/api/v1/inventory/bench -H 'Content-Type: application/json' -H "$AUTH" \
   -d '{"available":1000000000,"unitPrice":100,"currency":"EUR"}' >/dev/null
-# The load runs through the warm-up and two more whole windows; the last whole one is summarised.
-run_wrk profiled $(( WARMUP + 2 * WINDOW + 5 )) -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench profiled
+# The load runs through the warm-up, then through two more whole windows, measured apart (the CPU time per
+# placement of the JVM and of its redis-server); the last whole window is summarised.
+run_wrk warm-up "$WARMUP" -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench warm
+CPU_PIDS="jvm=$APP redis=$REDIS" \
+  run_wrk profiled $(( 2 * WINDOW + 5 )) -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench profiled
 kill "$APP"; wait "$APP" 2>/dev/null || true
 LAST=$(ls "$OUT"/window-*.collapsed | sort -V | tail -2 | head -1)
-cp "$LAST" "$OUT/orders.collapsed"
-echo "== profile of the ${WINDOW} s window ending at about $(( WARMUP + 2 * WINDOW )) s of load ($OUT/orders.collapsed)"
-python3 src/bench/profile-summary.py "$OUT/orders.collapsed" 25
+cp "$LAST" "$OUT/orders-$EVENT.collapsed"
+echo "== $EVENT profile of the ${WINDOW} s window ending at about $(( WARMUP + 2 * WINDOW )) s of load ($OUT/orders-$EVENT.collapsed)"
+# Placements in the window: the measured load's mean rate times the window.
+PLACEMENTS=$(awk -v w="$WINDOW" '/Requests\/sec/ {printf "%.0f", $2 * w}' "$OUT/profiled.txt")
+python3 src/bench/profile-summary.py "$OUT/orders-$EVENT.collapsed" 25 "$EVENT" "$PLACEMENTS"

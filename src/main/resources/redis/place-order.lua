@@ -7,16 +7,21 @@
 -- KEYS[3] tenant index         orders:{t}:all                 (zset, score = sequence)
 -- KEYS[4] customer index       orders:{t}:customer:<id>       (zset, score = sequence)
 -- KEYS[5] tenant sequence      seq:{t}:orders                 (counter)
--- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string "<orderId>\n<request digest>"; only when ARGV[7] ~= '')
--- KEYS[7] client reference key   cref:{t}:<clientReference>   (string "<orderId>\n<content digest>"; only when ARGV[5] ~= '')
--- KEYS[8] spend this window     spend:{t}:<currency>:<principal digest> (counter; only when ARGV[10] ~= '')
+-- KEYS[6] operation natural key  opkey:{t}:<sha256>           (string "<orderId>\n<request digest>"; only when ARGV[4] ~= '')
+-- KEYS[7] client reference key   cref:{t}:<clientReference>   (string "<orderId>\n<content digest>"; only when ARGV[3] ~= '')
+-- KEYS[8] spend this window     spend:{t}:<currency>:<principal digest> (counter; only when ARGV[6] ~= '')
 -- KEYS[9..] inventory          inv:{t}:<sku>                  (hash: available, unitPrice, currency, version), one per line
--- ARGV[1] orderId  ARGV[2] customerId  ARGV[3] currency  ARGV[4] paymentId  ARGV[5] clientReference or ''
--- ARGV[6] createdAt (ISO-8601)  ARGV[7] request digest of the operation key, '' when none  ARGV[8] ledger entry id
--- ARGV[9] content digest of the order (customer, lines, currency)
--- ARGV[10] spend cap in minor units, '' for none  ARGV[11] spend window in ms
--- ARGV[12] order retention in ms, 0 to keep orders for ever
--- ARGV[13..] quantities, one per inventory key, in the same order
+-- ARGV[1] orderId  ARGV[2] currency  ARGV[3] clientReference or ''
+-- ARGV[4] request digest of the operation key, '' when none  ARGV[5] content digest of the order (customer, lines,
+--         currency; read only with a client reference)
+-- ARGV[6] spend cap in minor units, '' for none  ARGV[7] spend window in ms
+-- ARGV[8] order retention in ms, 0 to keep orders for ever
+-- The records are written from parts the caller encoded (no JSON encoding here; only the prices come from Redis):
+-- ARGV[9] the order record up to its first line: {"id":..,"status":"CONFIRMED","customerId":..,"items":[
+-- ARGV[10] the order record after its total: ,"currency":..,"paymentId":..,"clientReference":..,"createdAt":..}
+-- ARGV[11] the ledger's CHARGE entry up to its amount: {"id":..,"orderId":..,"type":"CHARGE",..,"amount":
+-- ARGV[12..] two per inventory key, in the same order: the quantity, then the line up to its unit price:
+--         {"sku":..,"quantity":..,"unitPrice":
 -- Retention: the natural keys expire after the retention, the order, its ledger and the indexes a minute later
 -- (so a natural key never names a deleted order). Each placement drops the oldest entries of both indexes whose
 -- orders are gone; those order keys are read by name, in the tenant's slot like every other key.
@@ -42,15 +47,15 @@ local function found(orderId)
   return {'existing', redis.call('GET', orderPrefix .. orderId), orderId}
 end
 
-if ARGV[7] ~= '' then
-  local orderId, same = bound(KEYS[6], ARGV[7])
+if ARGV[4] ~= '' then
+  local orderId, same = bound(KEYS[6], ARGV[4])
   if orderId then
     if not same then return {'operation-reused'} end
     return found(orderId)
   end
 end
-if ARGV[5] ~= '' then
-  local orderId, same = bound(KEYS[7], ARGV[9])
+if ARGV[3] ~= '' then
+  local orderId, same = bound(KEYS[7], ARGV[5])
   if orderId then
     if not same then return {'reference-conflict'} end
     return found(orderId)
@@ -58,23 +63,21 @@ if ARGV[5] ~= '' then
 end
 
 local lineCount = #KEYS - 8
-local lines = {}
+local quantities, prices, stocks, versions = {}, {}, {}, {}
 local total = 0
 for i = 1, lineCount do
   local invKey = KEYS[8 + i]
-  local sku = string.match(invKey, ':([^:]*)$')
-  local qty = tonumber(ARGV[12 + i])
+  local qty = tonumber(ARGV[10 + 2 * i])
   local stock = redis.call('HMGET', invKey, 'available', 'unitPrice', 'currency', 'version')
   local available = tonumber(stock[1]) or 0
   if stock[1] == false or available < qty then
-    return {'insufficient', sku, tostring(qty), tostring(available)}
+    return {'insufficient', string.match(invKey, ':([^:]*)$'), tostring(qty), tostring(available)}
   end
-  if stock[3] ~= ARGV[3] then
-    return {'currency', sku, stock[3]}
+  if stock[3] ~= ARGV[2] then
+    return {'currency', string.match(invKey, ':([^:]*)$'), stock[3]}
   end
   local unitPrice = tonumber(stock[2])
-  lines[i] = {sku = sku, quantity = qty, unitPrice = unitPrice, lineTotal = unitPrice * qty, available = available,
-    version = tonumber(stock[4]) or 0}
+  quantities[i], prices[i], stocks[i], versions[i] = qty, unitPrice, available, tonumber(stock[4]) or 0
   total = total + unitPrice * qty
 end
 
@@ -83,13 +86,13 @@ end
 -- opens the window); a counter without a clock gets the window's (when its charge opened it, or at the first
 -- refusal of one that lost it).
 -- An order whose total alone is over the cap can never be placed under it, in any window: said so, no retry time.
-if ARGV[10] ~= '' and total > tonumber(ARGV[10]) then return {'spend-cap-never', tostring(total)} end
-if ARGV[10] ~= '' then
+if ARGV[6] ~= '' and total > tonumber(ARGV[6]) then return {'spend-cap-never', tostring(total)} end
+if ARGV[6] ~= '' then
   local spent = redis.call('INCRBY', KEYS[8], total)
-  if spent <= tonumber(ARGV[10]) then
+  if spent <= tonumber(ARGV[6]) then
     -- Within the cap: a charge that opened the window starts its clock; a later one finds it running (a counter
     -- that lost its clock gets it back at its first refusal, below).
-    if spent == total then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
+    if spent == total then redis.call('PEXPIRE', KEYS[8], ARGV[7]) end
   else
     local left = redis.call('PTTL', KEYS[8])
     -- Taken back exactly: a counter this charge created is removed again, any other keeps its value and clock.
@@ -98,49 +101,40 @@ if ARGV[10] ~= '' then
     else
       redis.call('INCRBY', KEYS[8], -total)
       -- A counter over the cap without a clock would refuse for ever: it gets the window's.
-      if left == -1 then redis.call('PEXPIRE', KEYS[8], ARGV[11]) end
+      if left == -1 then redis.call('PEXPIRE', KEYS[8], ARGV[7]) end
     end
-    if left < 0 then left = tonumber(ARGV[11]) end
+    if left < 0 then left = tonumber(ARGV[7]) end
     return {'spend-cap', tostring(left)}
   end
 end
 
 -- Both fields in one write: the script read them above, and nothing runs between (a script is atomic).
 for i = 1, lineCount do
-  redis.call('HSET', KEYS[8 + i], 'available', lines[i].available - lines[i].quantity,
-    'version', lines[i].version + 1)
+  redis.call('HSET', KEYS[8 + i], 'available', stocks[i] - quantities[i], 'version', versions[i] + 1)
 end
 
--- The order record is written field by field in the API's layout (the fields and order of OrderResponse), so
--- the record is also the body of the 201 that placed it and of every replay of it.
+-- The order record in the API's layout (the fields and order of OrderResponse), so the record is also the body of
+-- the 201 that placed it and of every replay of it: the caller's parts with the prices and totals between them.
 local function int(value) return string.format('%d', value) end
 local items = {}
 for i = 1, lineCount do
-  items[i] = '{"sku":' .. cjson.encode(lines[i].sku) .. ',"quantity":' .. int(lines[i].quantity)
-    .. ',"unitPrice":' .. int(lines[i].unitPrice) .. ',"lineTotal":' .. int(lines[i].lineTotal) .. '}'
+  items[i] = ARGV[11 + 2 * i] .. int(prices[i]) .. ',"lineTotal":' .. int(prices[i] * quantities[i]) .. '}'
 end
-local clientReference = 'null'
-if ARGV[5] ~= '' then clientReference = cjson.encode(ARGV[5]) end
-local order = '{"id":' .. cjson.encode(ARGV[1]) .. ',"status":"CONFIRMED","customerId":' .. cjson.encode(ARGV[2])
-  .. ',"items":[' .. table.concat(items, ',') .. '],"total":' .. int(total) .. ',"currency":'
-  .. cjson.encode(ARGV[3]) .. ',"paymentId":' .. cjson.encode(ARGV[4]) .. ',"clientReference":' .. clientReference
-  .. ',"createdAt":' .. cjson.encode(ARGV[6]) .. '}'
+local order = ARGV[9] .. table.concat(items, ',') .. '],"total":' .. int(total) .. ARGV[10]
 -- Retention: the natural keys expire after the retention, the order and its ledger a minute later, each set with
 -- its expiry in the command that writes it.
-local retention = tonumber(ARGV[12])
+local retention = tonumber(ARGV[8])
 local kept = retention + 60000
 local function stored(key, value, ttl)
   if retention > 0 then redis.call('SET', key, value, 'PX', ttl) else redis.call('SET', key, value) end
 end
 stored(KEYS[1], order, kept)
-redis.call('RPUSH', KEYS[2], cjson.encode({
-  id = ARGV[8], orderId = ARGV[1], type = 'CHARGE', amount = total, currency = ARGV[3], createdAt = ARGV[6]
-}))
+redis.call('RPUSH', KEYS[2], ARGV[11] .. int(total) .. '}')
 local seq = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
-if ARGV[7] ~= '' then stored(KEYS[6], ARGV[1] .. '\n' .. ARGV[7], retention) end
-if ARGV[5] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[9], retention) end
+if ARGV[4] ~= '' then stored(KEYS[6], ARGV[1] .. '\n' .. ARGV[4], retention) end
+if ARGV[3] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[5], retention) end
 
 -- Orders expire oldest first, so an index is pruned from its oldest entry up to the first order that still exists
 -- (at most 16 a placement): one look at the oldest entry while nothing has expired.

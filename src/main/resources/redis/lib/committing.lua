@@ -7,7 +7,6 @@ local function effect(KEYS, ARGV)
 --@effect
 end
 local nk, na = tonumber(ARGV[1]), tonumber(ARGV[2])
-local CK, CA, K, A = {}, {}, {}, {}
-for i = 1, #KEYS do if i <= nk then CK[i] = KEYS[i] else K[i - nk] = KEYS[i] end end
-for i = 3, #ARGV do if i - 2 <= na then CA[i - 2] = ARGV[i] else A[i - 2 - na] = ARGV[i] end end
-return committed(effect, CK, CA, K, A)
+-- Split by the interpreter's unpack (in C), not element by element.
+return committed(effect, {unpack(KEYS, 1, nk)}, {unpack(ARGV, 3, 2 + na)}, {unpack(KEYS, nk + 1)},
+  {unpack(ARGV, 3 + na)})

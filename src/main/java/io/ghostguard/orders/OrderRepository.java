@@ -103,14 +103,17 @@ public class OrderRepository implements OrderStore {
             tenant.key(Keyspace.OPERATION_KEY, operation == null ? NO_KEY : operation.key()),
             tenant.key(Keyspace.CLIENT_REFERENCE, reference.isEmpty() ? NO_KEY : reference),
             tenant.key(Keyspace.SPEND, spend == null ? NO_KEY : order.currency() + ":" + spend.account())));
-        List<String> args = new ArrayList<>(List.of(orderId, order.customerId(), order.currency(), paymentId,
-            reference, createdAt.toString(), operation == null ? "" : operation.requestDigest(), ledgerEntryId(),
-            contentDigest(order), spend == null ? "" : Long.toString(spend.amount()),
-            spend == null ? "0" : Long.toString(spend.window().toMillis()),
-            Long.toString(retention.toMillis())));
+        String currency = order.currency();
+        List<String> args = new ArrayList<>(List.of(orderId, currency, reference,
+            operation == null ? "" : operation.requestDigest(), reference.isEmpty() ? "" : contentDigest(order),
+            spend == null ? "" : Long.toString(spend.amount()), spend == null ? "0" : Long.toString(spend.window().toMillis()),
+            Long.toString(retention.toMillis()), RecordParts.orderHead(orderId, order.customerId()),
+            RecordParts.orderTail(currency, paymentId, order.clientReference(), createdAt),
+            RecordParts.chargeHead(ledgerEntryId(), orderId, currency, createdAt)));
         for (OrderItem item : order.items()) {
             keys.add(tenant.key(Keyspace.INVENTORY, item.sku()));
             args.add(Long.toString(item.quantity()));
+            args.add(RecordParts.lineHead(item));
         }
         return PLACE.run(calls, command.commit(), keys, args, redisConfig.minReplicaAcks(),
                 redisConfig.replicaAckTimeout())

@@ -56,8 +56,12 @@ class RedisServerProcessTest {
                 dev(Keyspace.SPEND, "-"), dev(Keyspace.INVENTORY, "mug"),
                 "1", "9", pending, "600000", "created", "D\nfp\n201\napplication/json\n/api/v1/orders/", "existing",
                 "D\nfp\n200\napplication/json\n/api/v1/orders/", "1", "2", "3",
-                "o1", "c1", "EUR", "pay_1", "", "2026-12-01T00:00:00Z", "digest", "led_1", "content", "", "0",
-                "7776000000", "2");
+                "o1", "EUR", "", "digest", "", "", "0", "7776000000",
+                "{\"id\":\"o1\",\"status\":\"CONFIRMED\",\"customerId\":\"c1\",\"items\":[",
+                ",\"currency\":\"EUR\",\"paymentId\":\"pay_1\",\"clientReference\":null,"
+                    + "\"createdAt\":\"2026-12-01T00:00:00Z\"}",
+                "{\"id\":\"led_1\",\"orderId\":\"o1\",\"type\":\"CHARGE\",\"amount\":",
+                "2", "{\"sku\":\"mug\",\"quantity\":2,\"unitPrice\":");
             assertTrue(reply.startsWith("stored\ncreated"), reply);
             assertTrue(redis.command("GET", idem).startsWith("D\nfp\n201\napplication/json\n/api/v1/orders/o1\n{"),
                 "the answer stored with the order");
