@@ -233,7 +233,8 @@ vs_peer=(); on_off=(); replay_read=(); cpu_vs_peer=()
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round"
   # Each run also prints the CPU time per request of the service's JVM and of its own redis-server.
-  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" \
+  # The trace sink's CPU is printed beside ours: only ours exports traces, and the sink shares the cores.
+  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401 sink=$OTLP_PID" \
     run_wrk "ours-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$OURS" -- bench "r$round-ours"
   CPU_PIDS="jvm=$PEER_PID redis=$REDIS_PID_16402" \
     run_wrk "peer-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$PEER" -- bench "r$round-peer"
