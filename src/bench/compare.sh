@@ -290,7 +290,7 @@ PLACE_SHA=$(redis-cli -p 16404 SCRIPT LOAD "$(java -cp "$BENCH_CP" src/bench/Scr
 redis-cli -p 16404 HSET 'inv:{t:bench}:bench' available 1000000000 unitPrice 100 currency EUR version 1 >/dev/null
 CLAIM_RPS=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -n 200000 -r 1000000000 --csv EVALSHA "$CLAIM_SHA" 4 \
   'idem:{t:bench}:__rand_int__' 'nk:{t:bench}:p' 'rl:{t:bench}:writes:p' 'idem:{t:bench}:__rand_int__:gone:owner' "P owner fp" 30000 1000000000 3600000 \
-  1000000000 60000 | awk -F'"' 'NR == 2 {print $4}')
+  1000000000 60000 | awk -F',' 'NR == 2 {v = $(NF - 6); gsub(/"/, "", v); print v}')
 PLACE_RPS=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -n 200000 -r 1000000000 --csv EVALSHA "$PLACE_SHA" 10 \
   'idem:{t:bench}:__rand_int__' 'order:{t:bench}:__rand_int__' 'ledger:{t:bench}:__rand_int__' \
   'orders:{t:bench}:all' 'orders:{t:bench}:customer:bench' 'seq:{t:bench}:orders' 'opkey:{t:bench}:__rand_int__' \
@@ -302,7 +302,7 @@ PLACE_RPS=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -n 200000 -r 1000000000 -
   ',"currency":"EUR","paymentId":"pay_bench","clientReference":null,"createdAt":"2026-12-01T00:00:00Z"}' \
   '{"id":"led_bench","orderId":"ord___rand_int__","type":"CHARGE","currency":"EUR","createdAt":"2026-12-01T00:00:00Z","amount":' \
   1 '{"sku":"bench","quantity":1,"unitPrice":' \
-  | awk -F'"' 'NR == 2 {print $4}')
+  | awk -F',' 'NR == 2 {v = $(NF - 6); gsub(/"/, "", v); print v}')
 LIMIT=$(awk -v a="$CLAIM_RPS" -v b="$PLACE_RPS" 'BEGIN {printf "%.0f", 1 / (1 / a + 1 / b)}')
 echo "  claim script $CLAIM_RPS/s, placing script $PLACE_RPS/s: one placement (both) $LIMIT/s"
 

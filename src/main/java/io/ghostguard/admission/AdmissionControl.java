@@ -113,7 +113,7 @@ public class AdmissionControl {
             context.next();
             return;
         }
-        IdentityCache.Verified who = identities.verified(bearer(request.getHeader(HttpHeaders.AUTHORIZATION)));
+        IdentityCache.Verified who = identities.verified(context, bearer(request.getHeader(HttpHeaders.AUTHORIZATION)));
         if (who == null) {
             AdmissionLimiter.Ticket ticket = limiter.acquire(AdmissionLimiter.UNVERIFIED, 0, false);
             if (ticket != null) {

@@ -70,7 +70,7 @@ public class OrderRepository implements OrderStore {
     /** Outcome of the placing script. */
     public sealed interface Outcome {
         /** The order was written; {@code record} is its stored record, the body of the 201 and of every replay. */
-        record Created(Order order, String record) implements Outcome {
+        record Created(String orderId, String record) implements Outcome {
         }
 
         /** A natural key already points at this order (null when its record is gone); nothing was placed. */
@@ -176,7 +176,7 @@ public class OrderRepository implements OrderStore {
     private Outcome toOutcome(List<String> reply) {
         String body = PLACE.layout().get(reply, "body");
         return switch (PLACE.layout().get(reply, "outcome")) {
-            case CREATED -> new Outcome.Created(parse(body), body);
+            case CREATED -> new Outcome.Created(PLACE.layout().get(reply, "id"), body);
             case EXISTING -> new Outcome.Existing(PLACE.layout().get(reply, "id"), body == null ? null : parse(body));
             case "insufficient" -> new Outcome.Refusal(Refused.insufficientStock(reply.get(1),
                 Long.parseLong(reply.get(2)), Long.parseLong(reply.get(3))));

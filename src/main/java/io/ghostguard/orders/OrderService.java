@@ -108,14 +108,14 @@ public class OrderService implements OrderPlacement {
 
     private Uni<Placement> settle(TenantId tenant, String paymentId, OrderRepository.Outcome outcome) {
         if (outcome instanceof OrderRepository.Outcome.Created created) {
-            return Uni.createFrom().item(new Placement(created.order(), true, created.record()));
+            return Uni.createFrom().item(Placement.created(created.orderId(), created.record()));
         }
         if (outcome instanceof OrderRepository.Outcome.Existing existing) {
             Uni<Order> order = existing.order() != null ? Uni.createFrom().item(existing.order())
                 : order(tenant, existing.orderId());
             return order.call(found -> paymentId.equals(found.paymentId()) ? Uni.createFrom().voidItem()
                     : payments.voidAuthorization(paymentId))
-                .map(found -> new Placement(found, false, null));
+                .map(Placement::found);
         }
         // A refusal placed nothing, and the provider key is bound to this request and this execution: no order uses
         // its authorisation.

@@ -57,7 +57,7 @@ public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthen
             // Not a token this cache may answer for: OIDC's provider, next in line, handles it as always.
             return Uni.createFrom().nullItem();
         }
-        TokenDigest digest = TokenDigest.of(token.getToken());
+        TokenDigest digest = TokenDigest.of(http, token.getToken());
         CachedIdentity known = cache.find(digest, tenantId);
         if (known != null) {
             // As OIDC's provider does, so later steps of this request can run blocking work.

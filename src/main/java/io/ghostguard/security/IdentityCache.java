@@ -11,6 +11,7 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -100,11 +101,11 @@ public class IdentityCache {
      * changed). No signature is checked and nothing is counted: for admission control (docs/load.md), which decides before
      * authentication. Every later decision still uses the identity authentication builds.
      */
-    public Verified verified(String token) {
+    public Verified verified(RoutingContext request, String token) {
         if (token == null || token.isEmpty()) {
             return null;
         }
-        CachedIdentity known = identities.getIfPresent(TokenDigest.of(token));
+        CachedIdentity known = identities.getIfPresent(TokenDigest.of(request, token));
         return known == null || known.generation() != generation.get() || !known.servesAt(clock.millis()) ? null
             : known.verifiedCaller();
     }

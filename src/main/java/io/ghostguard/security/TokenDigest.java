@@ -1,5 +1,6 @@
 package io.ghostguard.security;
 
+import io.vertx.ext.web.RoutingContext;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,6 +17,29 @@ public record TokenDigest(long first, long second, long third, long fourth) {
         ByteBuffer characters = ByteBuffer.allocate(token.length() * Character.BYTES);
         characters.asCharBuffer().append(token);
         return of(characters.array());
+    }
+
+    /**
+     * The digest of {@code token} for one request: computed once and kept on the request with its token, so admission
+     * and authentication, which both know the token by it, pay for one digest.
+     */
+    public static TokenDigest of(RoutingContext request, String token) {
+        if (request.get(Remembered.KEY) instanceof Remembered remembered && remembered.token().equals(token)) {
+            return remembered.digest();
+        }
+        TokenDigest digest = of(token);
+        request.put(Remembered.KEY, new Remembered(token, digest));
+        return digest;
+    }
+
+    /** A request's token and its digest. */
+    private record Remembered(String token, TokenDigest digest) {
+        static final String KEY = Remembered.class.getName();
+
+        @Override
+        public String toString() {
+            return "Remembered[…]";
+        }
     }
 
     /** The digest of some bytes. */

@@ -135,11 +135,11 @@ class IdempotencyFaultTest {
 
         // The agent retries after the lease: it executes again, and the natural key returns the same order.
         awaitExpiry(storageKey);
-        withKey(key).body(body).post(ORDERS).then().statusCode(200).body("id", equalTo(first.order().id()));
+        withKey(key).body(body).post(ORDERS).then().statusCode(200).body("id", equalTo(first.orderId()));
         withKey(key).body(body).post(ORDERS).then().statusCode(200)
-            .header(IdempotencyKey.REPLAYED_HEADER, "true").body("id", equalTo(first.order().id()));
+            .header(IdempotencyKey.REPLAYED_HEADER, "true").body("id", equalTo(first.orderId()));
         assertEquals(8, available(sku));
-        given().queryParam("orderId", first.order().id()).get("/api/v1/payments").then().statusCode(200)
+        given().queryParam("orderId", first.orderId()).get("/api/v1/payments").then().statusCode(200)
             .body("items", hasSize(1));
     }
 

@@ -52,7 +52,7 @@ public final class InMemoryOrderStore implements OrderStore {
             return Uni.createFrom().item(decide.apply(order));
         }
         put(command.tenant(), order);
-        return Uni.createFrom().item(new OrderRepository.Outcome.Created(order, "{\"id\":\"" + orderId + "\"}"));
+        return Uni.createFrom().item(new OrderRepository.Outcome.Created(orderId, "{\"id\":\"" + orderId + "\"}"));
     }
 
     @Override

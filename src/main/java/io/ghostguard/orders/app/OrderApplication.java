@@ -88,11 +88,11 @@ public class OrderApplication {
     }
 
     private Answer placed(Placement placed) {
-        SpanAttributes.orderId(placed.order().id());
+        SpanAttributes.orderId(placed.orderId());
         // The stored record is the body (the script writes it in OrderResponse's layout): the first answer is the
         // text every replay gets, without reading the order into objects and writing it out again.
         String body = placed.record() != null ? placed.record() : write(OrderResponse.from(placed.order()));
-        return new Answer(placed.created() ? 201 : 200, body, links.order(placed.order().id()), null);
+        return new Answer(placed.created() ? 201 : 200, body, links.order(placed.orderId()), null);
     }
 
     private static TenantId tenant(Access access) {
