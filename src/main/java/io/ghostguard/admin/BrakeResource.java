@@ -30,6 +30,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
@@ -74,24 +75,16 @@ public class BrakeResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
     public Uni<Response> set(@PathParam("scope") @Encoded String scope, @Valid @NotNull SetBrakeRequest request) {
-        Response refused = refusedCaller();
-        if (refused != null) {
-            return Uni.createFrom().item(refused);
-        }
-        BrakeScope parsed = parse(scope);
-        Access operator = RestCall.access().orElseThrow();
-        if (!reaches(operator, parsed)) {
-            return Uni.createFrom().item(outOfReach());
-        }
-        return brakes.set(parsed, request.mode(), request.reason(), who(operator),
-                request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds()), ownTenant(operator))
+        Duration ttl = request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds());
+        return withinReach(scope, (operator, parsed) -> brakes.set(parsed, request.mode(), request.reason(),
+                who(operator), ttl, ownTenant(operator))
             .map(set -> switch (set.outcome()) {
                 case DONE -> Response.ok(set.brake()).build();
                 case NOT_YOURS -> notYours();
                 default -> ProblemMapper.respond(Problem.of(ProblemType.BRAKES_FULL, "As many brakes are held as the "
                     + "service keeps for this tenant (orders.brakes.max-held-per-tenant) or in all "
                     + "(orders.brakes.max-held); lift one, or replace a brake that is set, before setting another."));
-            });
+            }));
     }
 
     /** Lifts the brake of a scope. */
@@ -99,24 +92,28 @@ public class BrakeResource {
     @Path(Routes.ONE_BRAKE)
     @Operation(hidden = true)
     public Uni<Response> lift(@PathParam("scope") @Encoded String scope) {
+        return withinReach(scope, (operator, parsed) -> brakes.declared(parsed)
+            ? Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
+                + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")))
+            : brakes.lift(parsed, who(operator), ownTenant(operator)).map(lifted -> switch (lifted) {
+                case DONE -> Response.noContent().build();
+                case NOT_YOURS -> notYours();
+                default -> ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope."));
+            }));
+    }
+
+    /**
+     * Runs a change of one scope for an operator who may make it: an agent is refused first, then the path segment is
+     * read as a scope, then the scope must lie within the operator's reach (before anything says whether it exists).
+     */
+    private static Uni<Response> withinReach(String segment, BiFunction<Access, BrakeScope, Uni<Response>> change) {
         Response refused = refusedCaller();
         if (refused != null) {
             return Uni.createFrom().item(refused);
         }
-        BrakeScope parsed = parse(scope);
+        BrakeScope parsed = parse(segment);
         Access operator = RestCall.access().orElseThrow();
-        if (!reaches(operator, parsed)) {
-            return Uni.createFrom().item(outOfReach());
-        }
-        if (brakes.declared(parsed)) {
-            return Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
-                + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")));
-        }
-        return brakes.lift(parsed, who(operator), ownTenant(operator)).map(lifted -> switch (lifted) {
-            case DONE -> Response.noContent().build();
-            case NOT_YOURS -> notYours();
-            default -> ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope."));
-        });
+        return reaches(operator, parsed) ? change.apply(operator, parsed) : Uni.createFrom().item(outOfReach());
     }
 
     /**
