@@ -1,17 +1,11 @@
 package io.ghostguard.admission;
 
-import static io.ghostguard.config.SettingMessages.AT_LEAST_ONE;
-import static io.ghostguard.config.SettingMessages.POSITIVE;
-
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import jakarta.validation.constraints.DecimalMax;
-import jakarta.validation.constraints.DecimalMin;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.Map;
-import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * Admission control before the gate (docs/load.md): an adaptive concurrency limit per instance (Netflix
@@ -22,7 +16,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
  * limit while the instance is at it (people keep a reserve while agents storm).
  */
 @ConfigMapping(prefix = "orders.admission")
-public interface AdmissionConfig {
+public interface AdmissionConfig extends CheckedSettings {
 
     /** Whether requests are admitted against the limit at all; default true. */
     @WithDefault("true")
@@ -30,17 +24,14 @@ public interface AdmissionConfig {
 
     /** The limit before any latency was measured; default 64 requests in flight. */
     @WithDefault("64")
-    @Positive(message = AT_LEAST_ONE)
     int initialLimit();
 
     /** The lowest the limit goes however slow requests get; default 16. */
     @WithDefault("16")
-    @Positive(message = AT_LEAST_ONE)
     int minLimit();
 
     /** The highest the limit goes however fast requests are; default 1024. */
     @WithDefault("1024")
-    @Positive(message = AT_LEAST_ONE)
     int maxLimit();
 
     /**
@@ -50,13 +41,10 @@ public interface AdmissionConfig {
      * SLO's 300 ms, so that what waits before admission and after it still fits in the SLO.
      */
     @WithDefault("PT0.1S")
-    @DurationMin(millis = 1, message = POSITIVE)
     Duration latencyObjective();
 
     /** What the limit is multiplied by for each answer slower than the objective or failed; default 0.9. */
     @WithDefault("0.9")
-    @DecimalMin(value = "0.5", message = "must be between 0.5 and 1")
-    @DecimalMax(value = "0.99", message = "must be between 0.5 and 1")
     double backoffRatio();
 
     /**
@@ -65,12 +53,10 @@ public interface AdmissionConfig {
      * spread over up to half as much again, so refused clients do not all come back in the same second.
      */
     @WithDefault("PT1S")
-    @DurationMin(seconds = 1, message = "must be at least 1 s")
     Duration retryAfter();
 
     /** The most Retry-After a refused request is told; default 10 s. */
     @WithDefault("PT10S")
-    @DurationMin(seconds = 1, message = "must be at least 1 s")
     Duration maxRetryAfter();
 
     /**
@@ -78,7 +64,6 @@ public interface AdmissionConfig {
      * duplicates that wait for the running first request) are not refused; default one minute.
      */
     @WithDefault("PT1M")
-    @DurationMin(millis = 1, message = POSITIVE)
     Duration admittedKeyMemory();
 
     /**
@@ -86,8 +71,6 @@ public interface AdmissionConfig {
      * allocated at start); default 100000, at most 10000000.
      */
     @WithDefault("100000")
-    @Positive(message = AT_LEAST_ONE)
-    @Max(value = 10_000_000, message = "must be at most 10000000")
     int admittedKeys();
 
     /**
@@ -103,8 +86,6 @@ public interface AdmissionConfig {
      * leave; at least one request. Counted with {@code shares} (together at most 1); default 0.05.
      */
     @WithDefault("0.05")
-    @DecimalMin(value = "0", message = "must be between 0 and 1")
-    @DecimalMax(value = "1", message = "must be between 0 and 1")
     double unverifiedShare();
 
     /**
@@ -112,11 +93,23 @@ public interface AdmissionConfig {
      * is closed and the slot freed, so no client holds admission by never finishing its upload; default 5 s.
      */
     @WithDefault("PT5S")
-    @DurationMin(millis = 1, message = POSITIVE)
     Duration readDeadline();
 
     /** Fairness between the principals of a caller type while the instance is at its limit. */
     FairnessConfig fairness();
+
+    @Override
+    default void check(SettingChecks checks) {
+        checks.atLeastOne("initial-limit", initialLimit()).atLeastOne("min-limit", minLimit())
+            .atLeastOne("max-limit", maxLimit()).positive("latency-objective", latencyObjective())
+            .between("backoff-ratio", backoffRatio(), 0.5, 0.99, "must be between 0.5 and 1")
+            .atLeast("retry-after", retryAfter(), Duration.ofSeconds(1), "must be at least 1 s")
+            .atLeast("max-retry-after", maxRetryAfter(), Duration.ofSeconds(1), "must be at least 1 s")
+            .positive("admitted-key-memory", admittedKeyMemory()).atLeastOne("admitted-keys", admittedKeys())
+            .atMost("admitted-keys", admittedKeys(), 10_000_000, "must be at most 10000000")
+            .between("unverified-share", unverifiedShare(), 0, 1, "must be between 0 and 1")
+            .positive("read-deadline", readDeadline());
+    }
 
     /**
      * While the instance is at its admission limit, no principal holds more than its share of its caller type's

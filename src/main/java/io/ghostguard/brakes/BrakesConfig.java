@@ -1,30 +1,25 @@
 package io.ghostguard.brakes;
 
-import static io.ghostguard.config.SettingMessages.AT_LEAST_ONE;
-import static io.ghostguard.config.SettingMessages.POSITIVE;
-
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithParentName;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.Map;
-import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * Brakes (docs/runbooks/brakes.md): those declared in configuration, the automatic brake, and how fast changes
  * spread.
  */
 @ConfigMapping(prefix = "orders.brakes")
-public interface BrakesConfig {
+public interface BrakesConfig extends CheckedSettings {
 
     /**
      * How often each instance looks for a changed set of brakes in Redis (one small read per instance, not one
      * per request); default 250 ms, so every instance enforces a change within a second.
      */
     @WithDefault("PT0.25S")
-    @DurationMin(millis = 10, message = "must be at least 10 ms")
     Duration pollInterval();
 
     /**
@@ -32,12 +27,10 @@ public interface BrakesConfig {
      * refused; a platform operator's and whole-tenant, caller-type and service brakes are not bound; default 1000.
      */
     @WithDefault("1000")
-    @Positive(message = AT_LEAST_ONE)
     int maxHeld();
 
     /** The most principal brakes of one tenant before a new one (automatic or by its operator) is refused; default 100. */
     @WithDefault("100")
-    @Positive(message = AT_LEAST_ONE)
     int maxHeldPerTenant();
 
     /** The automatic brake of a broken principal, by caller type; values live in application.properties. */
@@ -50,21 +43,28 @@ public interface BrakesConfig {
     @WithParentName
     Map<String, DeclaredBrake> declared();
 
+    @Override
+    default void check(SettingChecks checks) {
+        checks.atLeast("poll-interval", pollInterval(), Duration.ofMillis(10), "must be at least 10 ms")
+            .atLeastOne("max-held", maxHeld()).atLeastOne("max-held-per-tenant", maxHeldPerTenant())
+            .each("auto", auto(), (brake, in) -> in.atLeastOne("refusals", brake.refusals())
+                .positive("window", brake.window())
+                .atLeast("cool-down", brake.coolDown(), Duration.ofSeconds(1), "must be at least 1 s"))
+            .each("", declared(), (brake, in) -> in.matches("mode", brake.mode(), "writes|all", "must be writes or all"));
+    }
+
     /** When one principal's refusals brake it by themselves. */
     interface AutoBrake {
         /** Whether principals of this caller type are braked automatically. */
         boolean enabled();
 
         /** Refusals (400, 409 in progress, 422 key reuse, 429) within the window that brake the principal. */
-        @Positive(message = AT_LEAST_ONE)
         int refusals();
 
         /** The window the refusals are counted in. */
-        @DurationMin(millis = 1, message = POSITIVE)
         Duration window();
 
         /** How long the automatic brake holds. */
-        @DurationMin(seconds = 1, message = "must be at least 1 s")
         Duration coolDown();
     }
 
@@ -75,7 +75,6 @@ public interface BrakesConfig {
 
         /** {@code writes} (default) or {@code all}. */
         @WithDefault("writes")
-        @Pattern(regexp = "writes|all", message = "must be writes or all")
         String mode();
 
         /** Why, for the audit trail and the operators. */

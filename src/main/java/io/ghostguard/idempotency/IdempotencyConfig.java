@@ -1,21 +1,19 @@
 package io.ghostguard.idempotency;
 
-import static io.ghostguard.config.SettingMessages.POSITIVE;
-
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
-import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.util.Optional;
-import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * The idempotency settings ({@code orders.idempotency.*}, docs/idempotency.md): global defaults, each of which can be
  * overridden per endpoint under {@code endpoints.<name>}.
  */
 @ConfigMapping(prefix = "orders.idempotency")
-public interface IdempotencyConfig {
+public interface IdempotencyConfig extends CheckedSettings {
 
     /** The values of an {@code on-store-failure} setting (read as text, so a wrong one is refused in one line). */
     String STORE_FAILURE_MODES = "fail-closed|fail-open";
@@ -37,22 +35,18 @@ public interface IdempotencyConfig {
 
     /** How long a final response is kept for replay; default 10 minutes. */
     @WithDefault("PT10M")
-    @DurationMin(millis = 1, message = POSITIVE)
     Duration retention();
 
     /** How long a claim protects an execution before another request may take over; default 30 s. */
     @WithDefault("PT30S")
-    @DurationMin(millis = 1, message = POSITIVE)
     Duration lease();
 
     /** How long a duplicate waits for the first request's result before 409 (zero: no wait); default 2 s. */
     @WithDefault("PT2S")
-    @DurationMin(nanos = 0, message = "must be zero or more")
     Duration inFlightWait();
 
     /** Behaviour when Redis is unavailable: {@code fail-closed} (default) or {@code fail-open}. */
     @WithDefault("fail-closed")
-    @Pattern(regexp = STORE_FAILURE_MODES, message = STORE_FAILURE_MESSAGE)
     String onStoreFailure();
 
     /**
@@ -62,6 +56,23 @@ public interface IdempotencyConfig {
      * ({@link EndpointOverrideNames}).
      */
     Endpoints endpoints();
+
+    @Override
+    default void check(SettingChecks checks) {
+        checks.positive("retention", retention()).positive("lease", lease())
+            .atLeast("in-flight-wait", inFlightWait(), Duration.ZERO, "must be zero or more")
+            .matches("on-store-failure", onStoreFailure(), STORE_FAILURE_MODES, STORE_FAILURE_MESSAGE);
+        for (String name : EndpointOverrideNames.ENDPOINTS) {
+            SettingChecks in = checks.in("endpoints").in(name);
+            EndpointOverride override = endpoints().named(name).orElseThrow();
+            override.retention().ifPresent(value -> in.positive("retention", value));
+            override.lease().ifPresent(value -> in.positive("lease", value));
+            override.inFlightWait().ifPresent(value -> in.atLeast("in-flight-wait", value, Duration.ZERO,
+                "must be zero or more"));
+            override.onStoreFailure().ifPresent(value -> in.matches("on-store-failure", value, STORE_FAILURE_MODES,
+                STORE_FAILURE_MESSAGE));
+        }
+    }
 
     /** The overrides of each named endpoint; every member absent by default. */
     interface Endpoints {
@@ -99,15 +110,15 @@ public interface IdempotencyConfig {
         Optional<Boolean> enabled();
 
         /** Retention of stored responses for this endpoint; positive. */
-        Optional<@DurationMin(millis = 1, message = POSITIVE) Duration> retention();
+        Optional<Duration> retention();
 
         /** Claim lease for this endpoint; positive. */
-        Optional<@DurationMin(millis = 1, message = POSITIVE) Duration> lease();
+        Optional<Duration> lease();
 
         /** In-flight wait for this endpoint; zero or more. */
-        Optional<@DurationMin(nanos = 0, message = "must be zero or more") Duration> inFlightWait();
+        Optional<Duration> inFlightWait();
 
         /** Store failure behaviour for this endpoint. */
-        Optional<@Pattern(regexp = STORE_FAILURE_MODES, message = STORE_FAILURE_MESSAGE) String> onStoreFailure();
+        Optional<String> onStoreFailure();
     }
 }

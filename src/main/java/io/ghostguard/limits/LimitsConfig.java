@@ -1,21 +1,20 @@
 package io.ghostguard.limits;
 
-import static io.ghostguard.config.SettingMessages.POSITIVE;
-
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
-import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.Map;
-import org.hibernate.validator.constraints.time.DurationMin;
+import java.util.function.BiConsumer;
 
 /**
  * What a caller may do ({@code orders.limits.*}, docs/security-and-limits.md): limits per tenant and principal, with
  * values per caller type ({@code human}, {@code agent}, ...); the values live in application.properties.
  */
 @ConfigMapping(prefix = "orders.limits")
-public interface LimitsConfig {
+public interface LimitsConfig extends CheckedSettings {
 
     /** Whether request rates are limited at all; default true (off only for benchmarks). */
     @WithDefault("true")
@@ -34,26 +33,30 @@ public interface LimitsConfig {
     /** Money a principal may spend per currency and window, by caller type. */
     Map<String, Spend> spend();
 
+    @Override
+    default void check(SettingChecks checks) {
+        BiConsumer<Rate, SettingChecks> rate = (each, in) -> in.positive("quota", each.quota())
+            .positive("window", each.window());
+        checks.each("reads", reads(), rate).each("writes", writes(), rate).each("new-keys", newKeys(), rate)
+            .each("spend", spend(), (each, in) -> in.positive("amount", each.amount()).positive("window", each.window()));
+    }
+
     /** A quota of events per window; the burst is the quota. */
     interface Rate {
         /** Events allowed per window; positive. */
-        @Positive(message = POSITIVE)
         long quota();
 
         /** The window; positive. */
-        @DurationMin(millis = 1, message = POSITIVE)
         Duration window();
     }
 
     /** A spend cap in minor units per currency and window. */
     interface Spend {
         /** Amount allowed per window, in the currency's minor unit; positive. */
-        @Positive(message = POSITIVE)
         long amount();
 
         /** The window; positive; default one day. */
         @WithDefault("P1D")
-        @DurationMin(millis = 1, message = POSITIVE)
         Duration window();
     }
 }

@@ -1,19 +1,17 @@
 package io.ghostguard.redis;
 
-import io.ghostguard.config.SettingMessages;
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
-import org.hibernate.validator.constraints.time.DurationMin;
 
 /** Limits on every Redis round trip, shared by every repository and store ({@code orders.redis.*}). */
 @ConfigMapping(prefix = "orders.redis")
-public interface RedisConfig {
+public interface RedisConfig extends CheckedSettings {
 
     /** Longest time one Redis command may take before the call fails; default 1 s. */
     @WithDefault("PT1S")
-    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration commandTimeout();
 
     /**
@@ -22,16 +20,20 @@ public interface RedisConfig {
      * whole command timeout fails at once as a store failure. Default 2 s.
      */
     @WithDefault("PT2S")
-    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration poolWaitTimeout();
 
     /** Replicas that must acknowledge a placed order before 201 is answered (WAIT); default 0 (off). */
     @WithDefault("0")
-    @PositiveOrZero(message = "must be zero or more")
     int minReplicaAcks();
 
     /** How long WAIT may block for those acknowledgements; default 500 ms. */
     @WithDefault("PT0.5S")
-    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration replicaAckTimeout();
+
+    @Override
+    default void check(SettingChecks checks) {
+        checks.positive("command-timeout", commandTimeout()).positive("pool-wait-timeout", poolWaitTimeout())
+            .atLeast("min-replica-acks", minReplicaAcks(), 0, "must be zero or more")
+            .positive("replica-ack-timeout", replicaAckTimeout());
+    }
 }

@@ -1,19 +1,25 @@
 package io.ghostguard.security;
 
-import io.ghostguard.config.SettingMessages;
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import org.hibernate.validator.constraints.time.DurationMin;
 
 /** Who may call (docs/security-and-limits.md): what the service keeps of verified bearer tokens ({@code orders.security.*}). */
 @ConfigMapping(prefix = "orders.security")
-public interface SecurityConfig {
+public interface SecurityConfig extends CheckedSettings {
 
     /** The cache of identities whose bearer token has been verified. */
     IdentityCacheConfig identityCache();
+
+    @Override
+    default void check(SettingChecks checks) {
+        IdentityCacheConfig cache = identityCache();
+        checks.in("identity-cache").atLeastOne("max-entries", cache.maxEntries())
+            .atLeast("max-age", cache.maxAge(), Duration.ofSeconds(1), "must be at least 1 s");
+    }
 
     /**
      * A token verified once is known again by the SHA-256 of its exact characters, without its signature checked
@@ -26,7 +32,6 @@ public interface SecurityConfig {
 
         /** The most identities kept at once; default 10000. */
         @WithDefault("10000")
-        @Positive(message = SettingMessages.AT_LEAST_ONE)
         int maxEntries();
 
         /** The most memory they take together, as estimated from each token's size; default 32M. */
@@ -39,7 +44,6 @@ public interface SecurityConfig {
          * ten minutes, the lifetime of OIDC's own key cache.
          */
         @WithDefault("PT10M")
-        @DurationMin(seconds = 1, message = "must be at least 1 s")
         Duration maxAge();
     }
 }

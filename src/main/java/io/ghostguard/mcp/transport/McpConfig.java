@@ -1,16 +1,16 @@
 package io.ghostguard.mcp.transport;
 
-import io.ghostguard.config.SettingMessages;
+import io.ghostguard.config.CheckedSettings;
+import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.hibernate.validator.constraints.time.DurationMin;
 
 /** The MCP endpoint's settings (docs/mcp.md): allowed origins, session bounds and the event stream's beat. */
 @ConfigMapping(prefix = "orders.mcp")
-public interface McpConfig {
+public interface McpConfig extends CheckedSettings {
 
     /**
      * Origins a browser-based MCP client may call from; a request with any other {@code Origin} header is
@@ -30,7 +30,6 @@ public interface McpConfig {
      * slot free. Positive; default 10 minutes.
      */
     @WithDefault("PT10M")
-    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration sessionIdleTimeout();
 
     /**
@@ -38,6 +37,10 @@ public interface McpConfig {
      * and that it is still the session's newest stream. Positive; default 15 seconds.
      */
     @WithDefault("PT15S")
-    @DurationMin(millis = 1, message = SettingMessages.POSITIVE)
     Duration streamPing();
+
+    @Override
+    default void check(SettingChecks checks) {
+        checks.positive("session-idle-timeout", sessionIdleTimeout()).positive("stream-ping", streamPing());
+    }
 }

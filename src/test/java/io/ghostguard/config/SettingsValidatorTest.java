@@ -1,0 +1,123 @@
+package io.ghostguard.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ghostguard.admission.AdmissionConfig;
+import io.ghostguard.brakes.BrakesConfig;
+import io.ghostguard.idempotency.IdempotencyConfig;
+import io.ghostguard.inventory.InventoryConfig;
+import io.ghostguard.limits.LimitsConfig;
+import io.ghostguard.mcp.transport.McpConfig;
+import io.ghostguard.orders.OrderRetentionConfig;
+import io.ghostguard.orders.app.PagingConfig;
+import io.ghostguard.redis.RedisConfig;
+import io.ghostguard.security.SecurityConfig;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.smallrye.config.ConfigValidationException;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bounds every settings mapping states, decided by the configuration library itself with {@link SettingsValidator}
+ * installed as the service installs it: in-bounds values build, each out-of-bounds value is one problem line naming
+ * its property. (StartupRefusalIT starts the packaged service with such values.)
+ */
+class SettingsValidatorTest {
+
+    private static final String AT_LEAST_1_MS = SettingMessages.POSITIVE;
+
+    /** Values every mapping needs (the maps' entries come from application.properties in the service). */
+    private static final Map<String, String> VALID = Map.of(
+        "orders.limits.writes.agent.quota", "10", "orders.limits.writes.agent.window", "PT1M",
+        "orders.limits.spend.agent.amount", "100", "orders.brakes.auto.agent.enabled", "true",
+        "orders.brakes.auto.agent.refusals", "5", "orders.brakes.auto.agent.window", "PT10S",
+        "orders.brakes.auto.agent.cool-down", "PT30S");
+
+    private static SmallRyeConfig build(Map<String, String> overrides) {
+        Map<String, String> values = new HashMap<>(VALID);
+        values.putAll(overrides);
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder()
+            .withSources(new PropertiesConfigSource(values, "test", 500))
+            .withConverter(MemorySize.class, 100, new MemorySizeConverter())
+            .withMapping(AdmissionConfig.class).withMapping(BrakesConfig.class).withMapping(IdempotencyConfig.class)
+            .withMapping(InventoryConfig.class).withMapping(LimitsConfig.class).withMapping(McpConfig.class)
+            .withMapping(OrderRetentionConfig.class).withMapping(PagingConfig.class).withMapping(RedisConfig.class)
+            .withMapping(SecurityConfig.class);
+        new SettingsValidator().configBuilder(builder);
+        return builder.build();
+    }
+
+    private static Set<String> problems(Map<String, String> overrides) {
+        ConfigValidationException refused = assertThrows(ConfigValidationException.class, () -> build(overrides));
+        return IntStream.range(0, refused.getProblemCount()).mapToObj(i -> refused.getProblem(i).getMessage())
+            .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    void valuesWithinTheirBoundsBuild() {
+        SmallRyeConfig config = build(Map.of("orders.idempotency.endpoints.place-order.lease", "PT1S",
+            "orders.idempotency.in-flight-wait", "PT0S", "orders.redis.min-replica-acks", "0",
+            "orders.admission.unverified-share", "0", "orders.paging.cursor-key", "k".repeat(32)));
+        assertEquals(10, config.getConfigMapping(LimitsConfig.class).writes().get("agent").quota());
+    }
+
+    @Test
+    void eachValueOutOfItsBoundsIsOneLineNamingItsProperty() {
+        Map<String, String> values = new HashMap<>();
+        values.put("orders.limits.writes.agent.quota", "0");
+        values.put("orders.limits.spend.agent.window", "PT0S");
+        values.put("orders.admission.backoff-ratio", "1");
+        values.put("orders.admission.admitted-keys", "10000001");
+        values.put("orders.admission.unverified-share", "1.5");
+        values.put("orders.admission.retry-after", "PT0.5S");
+        values.put("orders.brakes.poll-interval", "PT0.005S");
+        values.put("orders.brakes.auto.agent.cool-down", "PT0.5S");
+        values.put("orders.brakes.stop-bot.scope", "caller-type:agent");
+        values.put("orders.brakes.stop-bot.reason", "test");
+        values.put("orders.brakes.stop-bot.mode", "some");
+        values.put("orders.idempotency.on-store-failure", "fail-maybe");
+        values.put("orders.idempotency.endpoints.adjust-stock.in-flight-wait", "-PT1S");
+        values.put("orders.inventory.adjustment-horizon", "PT23H");
+        values.put("orders.mcp.stream-ping", "PT0S");
+        values.put("orders.order-retention", "PT0S");
+        values.put("orders.paging.cursor-key", "short");
+        values.put("orders.redis.min-replica-acks", "-1");
+        values.put("orders.security.identity-cache.max-entries", "0");
+        assertEquals(new TreeSet<>(Set.of(
+            "orders.limits.writes.agent.quota " + AT_LEAST_1_MS,
+            "orders.limits.spend.agent.window " + AT_LEAST_1_MS,
+            "orders.admission.backoff-ratio must be between 0.5 and 1",
+            "orders.admission.admitted-keys must be at most 10000000",
+            "orders.admission.unverified-share must be between 0 and 1",
+            "orders.admission.retry-after must be at least 1 s",
+            "orders.brakes.poll-interval must be at least 10 ms",
+            "orders.brakes.auto.agent.cool-down must be at least 1 s",
+            "orders.brakes.stop-bot.mode must be writes or all",
+            "orders.idempotency.on-store-failure must be fail-closed or fail-open",
+            "orders.idempotency.endpoints.adjust-stock.in-flight-wait must be zero or more",
+            "orders.inventory.adjustment-horizon must be at least 24 hours (PT24H): a retried adjustment is never "
+                + "applied twice within it",
+            "orders.mcp.stream-ping " + AT_LEAST_1_MS,
+            "orders.order-retention " + AT_LEAST_1_MS,
+            "orders.paging.cursor-key must be at least 32 characters",
+            "orders.redis.min-replica-acks must be zero or more",
+            "orders.security.identity-cache.max-entries must be at least 1")), problems(values));
+    }
+
+    @Test
+    void theBoundsAreInclusive() {
+        assertEquals(new TreeSet<>(Set.of("orders.admission.backoff-ratio must be between 0.5 and 1")),
+            problems(Map.of("orders.admission.backoff-ratio", "0.49", "orders.admission.admitted-keys", "10000000",
+                "orders.inventory.adjustment-horizon", "PT24H", "orders.brakes.poll-interval", "PT0.01S")));
+    }
+}
