@@ -92,9 +92,17 @@ public class RedisCalls {
             // its call): a connection that comes after that goes straight back to the pool. One that comes before
             // is the call's until the store answered, whatever became of the caller, so no slot is ever lost.
             AtomicBoolean settled = new AtomicBoolean();
-            emitter.onTermination(() -> settled.set(true));
+            // The wait's own timer, cancelled as soon as the wait is over: left armed, each call's state (its
+            // emitter and what hangs on it) would stay reachable for a whole step and be copied by every young GC.
+            AtomicLong waitTimer = new AtomicLong(-1);
+            emitter.onTermination(() -> {
+                settled.set(true);
+                vertx.cancelTimer(waitTimer.get());
+            });
             client.connect().onComplete(done -> {
-                if (!settled.compareAndSet(false, true)) {
+                boolean first = settled.compareAndSet(false, true);
+                vertx.cancelTimer(waitTimer.get());
+                if (!first) {
                     if (done.succeeded()) {
                         done.result().close();
                     }
@@ -107,7 +115,8 @@ public class RedisCalls {
                         emitter::fail);
                 }
             });
-            awaitConnection(vertx.getOrCreateContext(), operation, group, System.nanoTime(), settled, emitter);
+            awaitConnection(vertx.getOrCreateContext(), operation, group, System.nanoTime(), settled, waitTimer,
+                emitter);
         }));
     }
 
@@ -196,6 +205,9 @@ public class RedisCalls {
                     context.runOnContext(ignored -> expire.run());
                 }
             }));
+            if (settled.get()) {
+                vertx.cancelTimer(timer.get()); // settled while it was being armed: nobody else will cancel it
+            }
         });
     }
 
@@ -205,11 +217,11 @@ public class RedisCalls {
      * stalled; while it answers, the wait goes on until the pool wait is used up (local overload).
      */
     private void awaitConnection(Context context, String operation, int group, long started, AtomicBoolean settled,
-                                 UniEmitter<?> emitter) {
+                                 AtomicLong timer, UniEmitter<?> emitter) {
         long stepStarted = System.nanoTime();
         long step = Math.min(timeout.toMillis(), poolWait.toMillis() - (stepStarted - started) / 1_000_000);
         long stepEvidence = evidence.now();
-        expireAfter(context, step, true, settled, new AtomicLong(-1), () -> {
+        expireAfter(context, step, true, settled, timer, () -> {
             if (settled.get()) {
                 return;
             }
@@ -217,7 +229,7 @@ public class RedisCalls {
             boolean stalled = now - stepStarted >= timeout.toNanos()
                 && evidence.expired(group, stepEvidence) == StoreEvidence.Verdict.STORE;
             if (!stalled && now - started < poolWait.toNanos()) {
-                awaitConnection(context, operation, group, started, settled, emitter);
+                awaitConnection(context, operation, group, started, settled, timer, emitter);
             } else if (settled.compareAndSet(false, true)) {
                 emitter.fail(stalled ? new StoreUnavailableException(operation, null)
                     : new StoreBusyException(operation, null));
