@@ -86,11 +86,9 @@ public final class SettingChecks {
         return this;
     }
 
-    /** Stops the start when any check failed, with every problem found. */
-    void throwIfAny() {
-        if (!problems.isEmpty()) {
-            throw new ConfigValidationException(problems.toArray(ConfigValidationException.Problem[]::new));
-        }
+    /** The problems found so far, one per value out of its bounds. */
+    List<ConfigValidationException.Problem> problems() {
+        return List.copyOf(problems);
     }
 
     private String property(String name) {

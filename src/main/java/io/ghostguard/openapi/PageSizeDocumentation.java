@@ -18,12 +18,9 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 /**
  * The page size as this instance serves it: the {@code limit} parameter of a list and the most items of its page
  * follow {@code orders.paging.max-limit} and {@code default-limit}, read when the service starts (the annotations,
- * and the document the build stores, state the defaults). It runs when the document is asked for, not at start:
- * a filter of the start would make the platform write the whole document, as JSON and as YAML, before the service is
- * ready (a few hundred milliseconds of every start, for a document few callers fetch). It sets values, so running
- * it again on the same model changes nothing.
+ * and the document the build stores, state the defaults).
  */
-@OpenApiFilter(stages = OpenApiFilter.RunStage.RUNTIME_PER_REQUEST)
+@OpenApiFilter(stages = OpenApiFilter.RunStage.RUNTIME_STARTUP)
 public class PageSizeDocumentation implements OASFilter {
 
     static final String LIMIT = "limit";

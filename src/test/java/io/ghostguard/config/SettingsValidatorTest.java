@@ -93,6 +93,35 @@ class SettingsValidatorTest {
         values.put("orders.paging.cursor-key", "short");
         values.put("orders.redis.min-replica-acks", "-1");
         values.put("orders.security.identity-cache.max-entries", "0");
+        values.put("orders.security.identity-cache.max-age", "PT0.5S");
+        values.put("orders.admission.initial-limit", "0");
+        values.put("orders.admission.min-limit", "-1");
+        values.put("orders.admission.max-limit", "0");
+        values.put("orders.admission.latency-objective", "PT0S");
+        values.put("orders.admission.max-retry-after", "PT0S");
+        values.put("orders.admission.admitted-key-memory", "PT0S");
+        values.put("orders.admission.read-deadline", "PT0S");
+        values.put("orders.brakes.max-held", "0");
+        values.put("orders.brakes.max-held-per-tenant", "0");
+        values.put("orders.brakes.auto.agent.refusals", "0");
+        values.put("orders.brakes.auto.agent.window", "PT0S");
+        values.put("orders.idempotency.retention", "PT0S");
+        values.put("orders.idempotency.lease", "PT0S");
+        values.put("orders.idempotency.in-flight-wait", "-PT1S");
+        values.put("orders.idempotency.endpoints.place-order.retention", "PT0S");
+        values.put("orders.idempotency.endpoints.cancel-order.lease", "PT0S");
+        values.put("orders.idempotency.endpoints.default.on-store-failure", "open");
+        values.put("orders.limits.reads.agent.quota", "1");
+        values.put("orders.limits.reads.agent.window", "PT0S");
+        values.put("orders.limits.new-keys.mcp.quota", "0");
+        values.put("orders.limits.new-keys.mcp.window", "PT1M");
+        values.put("orders.limits.spend.agent.amount", "0");
+        values.put("orders.mcp.session-idle-timeout", "PT0S");
+        values.put("orders.paging.default-limit", "0");
+        values.put("orders.paging.max-limit", "0");
+        values.put("orders.redis.command-timeout", "PT0S");
+        values.put("orders.redis.pool-wait-timeout", "PT0S");
+        values.put("orders.redis.replica-ack-timeout", "PT0S");
         assertEquals(new TreeSet<>(Set.of(
             "orders.limits.writes.agent.quota " + AT_LEAST_1_MS,
             "orders.limits.spend.agent.window " + AT_LEAST_1_MS,
@@ -111,7 +140,50 @@ class SettingsValidatorTest {
             "orders.order-retention " + AT_LEAST_1_MS,
             "orders.paging.cursor-key must be at least 32 characters",
             "orders.redis.min-replica-acks must be zero or more",
-            "orders.security.identity-cache.max-entries must be at least 1")), problems(values));
+            "orders.security.identity-cache.max-entries must be at least 1",
+            "orders.security.identity-cache.max-age must be at least 1 s",
+            "orders.admission.initial-limit must be at least 1",
+            "orders.admission.min-limit must be at least 1",
+            "orders.admission.max-limit must be at least 1",
+            "orders.admission.latency-objective " + AT_LEAST_1_MS,
+            "orders.admission.max-retry-after must be at least 1 s",
+            "orders.admission.admitted-key-memory " + AT_LEAST_1_MS,
+            "orders.admission.read-deadline " + AT_LEAST_1_MS,
+            "orders.brakes.max-held must be at least 1",
+            "orders.brakes.max-held-per-tenant must be at least 1",
+            "orders.brakes.auto.agent.refusals must be at least 1",
+            "orders.brakes.auto.agent.window " + AT_LEAST_1_MS,
+            "orders.idempotency.retention " + AT_LEAST_1_MS,
+            "orders.idempotency.lease " + AT_LEAST_1_MS,
+            "orders.idempotency.in-flight-wait must be zero or more",
+            "orders.idempotency.endpoints.place-order.retention " + AT_LEAST_1_MS,
+            "orders.idempotency.endpoints.cancel-order.lease " + AT_LEAST_1_MS,
+            "orders.idempotency.endpoints.default.on-store-failure must be fail-closed or fail-open",
+            "orders.limits.reads.agent.window " + AT_LEAST_1_MS,
+            "orders.limits.new-keys.mcp.quota " + AT_LEAST_1_MS,
+            "orders.limits.spend.agent.amount " + AT_LEAST_1_MS,
+            "orders.mcp.session-idle-timeout " + AT_LEAST_1_MS,
+            "orders.paging.default-limit " + AT_LEAST_1_MS,
+            "orders.paging.max-limit " + AT_LEAST_1_MS,
+            "orders.redis.command-timeout " + AT_LEAST_1_MS,
+            "orders.redis.pool-wait-timeout " + AT_LEAST_1_MS,
+            "orders.redis.replica-ack-timeout " + AT_LEAST_1_MS)), problems(values));
+    }
+
+    @Test
+    void aValidatorThePlatformInstalledIsKeptAndItsProblemsJoinOurs() {
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder()
+            .withSources(new PropertiesConfigSource(Map.of("orders.order-retention", "PT0S"), "test", 500))
+            .withMapping(OrderRetentionConfig.class)
+            .withValidator((mappingClass, prefix, mapping) -> {
+                throw new ConfigValidationException(new ConfigValidationException.Problem[] {
+                    new ConfigValidationException.Problem(prefix + " platform says no")});
+            });
+        new SettingsValidator().configBuilder(builder);
+        ConfigValidationException refused = assertThrows(ConfigValidationException.class, builder::build);
+        assertEquals(Set.of("orders platform says no", "orders.order-retention " + AT_LEAST_1_MS),
+            IntStream.range(0, refused.getProblemCount()).mapToObj(i -> refused.getProblem(i).getMessage())
+                .collect(Collectors.toSet()));
     }
 
     @Test
