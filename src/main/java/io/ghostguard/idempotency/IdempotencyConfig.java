@@ -59,19 +59,23 @@ public interface IdempotencyConfig extends CheckedSettings {
 
     @Override
     default void check(SettingChecks checks) {
-        checks.positive("retention", retention()).positive("lease", lease())
-            .atLeast("in-flight-wait", inFlightWait(), Duration.ZERO, "must be zero or more")
-            .matches("on-store-failure", onStoreFailure(), STORE_FAILURE_MODES, STORE_FAILURE_MESSAGE);
+        bounds(checks, Optional.of(retention()), Optional.of(lease()), Optional.of(inFlightWait()),
+            Optional.of(onStoreFailure()));
         for (String name : EndpointOverrideNames.ENDPOINTS) {
-            SettingChecks in = checks.in("endpoints").in(name);
             EndpointOverride override = endpoints().named(name).orElseThrow();
-            override.retention().ifPresent(value -> in.positive("retention", value));
-            override.lease().ifPresent(value -> in.positive("lease", value));
-            override.inFlightWait().ifPresent(value -> in.atLeast("in-flight-wait", value, Duration.ZERO,
-                "must be zero or more"));
-            override.onStoreFailure().ifPresent(value -> in.matches("on-store-failure", value, STORE_FAILURE_MODES,
-                STORE_FAILURE_MESSAGE));
+            bounds(checks.in("endpoints").in(name), override.retention(), override.lease(), override.inFlightWait(),
+                override.onStoreFailure());
         }
+    }
+
+    /** The bounds shared by the global settings and each endpoint's override (an absent override is not checked). */
+    private static void bounds(SettingChecks in, Optional<Duration> retention, Optional<Duration> lease,
+                               Optional<Duration> inFlightWait, Optional<String> onStoreFailure) {
+        retention.ifPresent(value -> in.positive("retention", value));
+        lease.ifPresent(value -> in.positive("lease", value));
+        inFlightWait.ifPresent(value -> in.atLeast("in-flight-wait", value, Duration.ZERO, "must be zero or more"));
+        onStoreFailure.ifPresent(value -> in.matches("on-store-failure", value, STORE_FAILURE_MODES,
+            STORE_FAILURE_MESSAGE));
     }
 
     /** The overrides of each named endpoint; every member absent by default. */
