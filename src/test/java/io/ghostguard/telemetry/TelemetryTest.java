@@ -270,5 +270,12 @@ class TelemetryTest {
         assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
         assertEquals("executed", server.getAttributes().get(AttributeKey.stringKey("idempotency.outcome")));
         assertEquals(id, server.getAttributes().get(AttributeKey.stringKey("order.id")));
+        // The trace is the request's own: no span per Redis command (the store's latency is a metric), however many
+        // commands the placement sent.
+        List<SpanData> ofTheTrace = spans.getFinishedSpanItems().stream()
+            .filter(span -> span.getTraceId().equals(server.getTraceId())).toList();
+        assertTrue(ofTheTrace.stream().noneMatch(span -> span.getAttributes().asMap().keySet().stream()
+            .anyMatch(key -> key.getKey().startsWith("db."))),
+            () -> "spans of the trace: " + ofTheTrace.stream().map(SpanData::getName).toList());
     }
 }
