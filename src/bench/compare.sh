@@ -16,7 +16,8 @@
 #      JVM and Redis together, ours over the peer's); p99 of ours paced
 #      to the peer's median rate;
 #   4. the Redis-side limit: redis-benchmark against the gate's two scripts of a placement (claim, then the
-#      placing script with its commit) on an idle Redis, and ours as a fraction of it.
+#      placing script with its commit) on an idle Redis, and ours as a fraction of it; Redis's CPU per call of each,
+#      sent one at a time per connection and pipelined 4 deep.
 # Needs redis-server, wrk, curl and python3 (Debian: apt-get install -y redis-server wrk curl). Every loop is bounded.
 # Usage: src/bench/compare.sh [rounds, default 5] [seconds per round, default 10] [least warm-up seconds, default 120]
 #        [connections, default 32]; PEER_SRC overrides where the peer's sources are, JDK25 where JDK 25 is,
@@ -287,24 +288,45 @@ start_redis 16404
 BENCH_CP="target/quarkus-app/app/*:target/quarkus-app/lib/main/*"
 CLAIM_SHA=$(redis-cli -p 16404 SCRIPT LOAD "$(java -cp "$BENCH_CP" src/bench/ScriptSource.java claim)")
 PLACE_SHA=$(redis-cli -p 16404 SCRIPT LOAD "$(java -cp "$BENCH_CP" src/bench/ScriptSource.java place)")
-redis-cli -p 16404 HSET 'inv:{t:bench}:bench' available 1000000000 unitPrice 100 currency EUR version 1 >/dev/null
-CLAIM_RPS=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -n 200000 -r 1000000000 --csv EVALSHA "$CLAIM_SHA" 4 \
-  'idem:{t:bench}:__rand_int__' 'nk:{t:bench}:p' 'rl:{t:bench}:writes:p' 'idem:{t:bench}:__rand_int__:gone:owner' "P owner fp" 30000 1000000000 3600000 \
-  1000000000 60000 | awk -F',' 'NR == 2 {v = $(NF - 6); gsub(/"/, "", v); print v}')
-PLACE_RPS=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -n 200000 -r 1000000000 --csv EVALSHA "$PLACE_SHA" 10 \
-  'idem:{t:bench}:__rand_int__' 'order:{t:bench}:__rand_int__' 'ledger:{t:bench}:__rand_int__' \
-  'orders:{t:bench}:all' 'orders:{t:bench}:customer:bench' 'seq:{t:bench}:orders' 'opkey:{t:bench}:__rand_int__' \
-  'cref:{t:bench}:-' 'spend:{t:bench}:-' 'inv:{t:bench}:bench' \
-  1 7 "P owner fp" 600000 created "D fp 201 application/json /api/v1/orders/" existing \
-  "D fp 200 application/json /api/v1/orders/" 3 \
-  'ord___rand_int__' EUR '' digest '' '' 0 7776000000 \
-  '{"id":"ord___rand_int__","status":"CONFIRMED","customerId":"bench","items":[' \
-  ',"currency":"EUR","paymentId":"pay_bench","clientReference":null,"createdAt":"2026-12-01T00:00:00Z"}' \
-  '{"id":"led_bench","orderId":"ord___rand_int__","type":"CHARGE","currency":"EUR","createdAt":"2026-12-01T00:00:00Z","amount":' \
-  1 '{"sku":"bench","quantity":1,"unitPrice":' \
-  | awk -F',' 'NR == 2 {v = $(NF - 6); gsub(/"/, "", v); print v}')
+# Each script is run on a fresh keyspace, one call at a time per connection (as the service's pooled connections
+# send them) and then pipelined 4 deep (as a client multiplexing callers on one connection sends them), with the
+# Redis process's CPU time per call beside the rate: what is left of a placement's Redis CPU past the scripts'
+# own work is the round trips' system calls, and the pipelined figures show what fewer of them would buy.
+script_bench() { # claim|place pipeline-depth: prints "<calls/s> <Redis CPU us per call>"
+  redis-cli -p 16404 FLUSHALL >/dev/null
+  redis-cli -p 16404 HSET 'inv:{t:bench}:bench' available 1000000000 unitPrice 100 currency EUR version 1 >/dev/null
+  local before rps after
+  before=$(cpu_ticks "$REDIS_PID_16404")
+  if [ "$1" = claim ]; then
+    rps=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -P "$2" -n 200000 -r 1000000000 --csv EVALSHA "$CLAIM_SHA" 4 \
+      'idem:{t:bench}:__rand_int__' 'nk:{t:bench}:p' 'rl:{t:bench}:writes:p' 'idem:{t:bench}:__rand_int__:gone:owner' \
+      "P owner fp" 30000 1000000000 3600000 1000000000 60000 | awk -F',' 'NR == 2 {v = $(NF - 6); gsub(/"/, "", v); print v}')
+  else
+    rps=$(redis-benchmark -p 16404 -c "$CONNECTIONS" -P "$2" -n 200000 -r 1000000000 --csv EVALSHA "$PLACE_SHA" 10 \
+      'idem:{t:bench}:__rand_int__' 'order:{t:bench}:__rand_int__' 'ledger:{t:bench}:__rand_int__' \
+      'orders:{t:bench}:all' 'orders:{t:bench}:customer:bench' 'seq:{t:bench}:orders' 'opkey:{t:bench}:__rand_int__' \
+      'cref:{t:bench}:-' 'spend:{t:bench}:-' 'inv:{t:bench}:bench' \
+      1 7 "P owner fp" 600000 created "D fp 201 application/json /api/v1/orders/" existing \
+      "D fp 200 application/json /api/v1/orders/" 3 \
+      'ord___rand_int__' EUR '' digest '' '' 0 7776000000 \
+      '{"id":"ord___rand_int__","status":"CONFIRMED","customerId":"bench","items":[' \
+      ',"currency":"EUR","paymentId":"pay_bench","clientReference":null,"createdAt":"2026-12-01T00:00:00Z"}' \
+      '{"id":"led_bench","orderId":"ord___rand_int__","type":"CHARGE","currency":"EUR","createdAt":"2026-12-01T00:00:00Z","amount":' \
+      1 '{"sku":"bench","quantity":1,"unitPrice":' \
+      | awk -F',' 'NR == 2 {v = $(NF - 6); gsub(/"/, "", v); print v}')
+  fi
+  after=$(cpu_ticks "$REDIS_PID_16404")
+  awk -v r="$rps" -v t="$(( after - before ))" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%s %.0f", r, t * 1e6 / hz / 200000}'
+}
+read -r CLAIM_RPS CLAIM_US <<< "$(script_bench claim 1)"
+read -r PLACE_RPS PLACE_US <<< "$(script_bench place 1)"
+read -r _ CLAIM_US_P4 <<< "$(script_bench claim 4)"
+read -r _ PLACE_US_P4 <<< "$(script_bench place 4)"
 LIMIT=$(awk -v a="$CLAIM_RPS" -v b="$PLACE_RPS" 'BEGIN {printf "%.0f", 1 / (1 / a + 1 / b)}')
-echo "  claim script $CLAIM_RPS/s, placing script $PLACE_RPS/s: one placement (both) $LIMIT/s"
+echo "  claim script $CLAIM_RPS/s (Redis CPU $CLAIM_US us a call), placing script $PLACE_RPS/s ($PLACE_US us):" \
+  "one placement (both) $LIMIT/s, $(( CLAIM_US + PLACE_US )) us of Redis CPU"
+echo "  pipelined 4 deep: claim $CLAIM_US_P4 us, placing $PLACE_US_P4 us, one placement $(( CLAIM_US_P4 + PLACE_US_P4 )) us" \
+  "of Redis CPU"
 
 echo "== result"
 printf '%s\n' "${STARTUP_LINES[@]}"
