@@ -262,29 +262,43 @@ class AdmissionControlTest {
         String placedKey = unique("placed");
         assertEquals("201", raw("/api/v1/orders", agent, placedKey, body)[0]);
         String heldKey = unique("held");
-        try (Socket first = hold(agent, heldKey, body); Socket second = hold(agent, unique("held"), body);
-             Socket unseen = chunked("/api/v1/orders",
-                 Tokens.token().subject(unique("unseen")).callerType("agent").sign(), unique("unseen"))) {
-            // Waits up to just under the profile's 15 s read deadline: on a cold CI start the three connections
-            // took longer than 10 s to be admitted (the assertion is that they are, not how fast).
-            Await.until("the instance and the unverified partition are full", Duration.ofSeconds(14),
-                () -> inFlight() >= 3);
-            for (int i = 0; i < 5; i++) {
-                String[] answer = raw("/api/v1/orders", unsigned, unsignedKey, body);
-                assertEquals("503", answer[0], "an unverified repeat is never waved through: " + answer[1]);
-            }
-            String[] reused = raw("/api/v1/orders", agent, placedKey, orderBody("other", sku, 2, "tok_ok"));
-            assertEquals("422", reused[0], "the first repeat with another body is its own key's: " + reused[1]);
-            for (int i = 0; i < 5; i++) {
-                String[] answer = raw("/api/v1/orders", agent, placedKey, orderBody("other", sku, 2, "tok_ok"));
-                assertEquals("503", answer[0], "a repeat refused once is forgotten: " + answer[1]);
-            }
-            try (Socket retry = hold(agent, heldKey, body)) {
-                Await.until("the waved-through retry is counted in flight", Duration.ofSeconds(10),
-                    () -> inFlight() >= 4);
+        try (Socket first = hold(agent, heldKey, body); Socket second = hold(agent, unique("held"), body)) {
+            // The instance is full first, then the unverified partition: opened together, the unverified request
+            // could be admitted ahead of the second placement (the instance had room) and take its slot, so the
+            // second was shed. Each wait runs up to just under the profile's 15 s read deadline: on a cold CI start
+            // the connections took longer than 10 s to be admitted (the assertion is that they are, not how fast).
+            Await.until("the instance is full", Duration.ofSeconds(14), () -> inFlight() >= 2);
+            try (Socket unseen = chunked("/api/v1/orders",
+                Tokens.token().subject(unique("unseen")).callerType("agent").sign(), unique("unseen"))) {
+                Await.until("the instance and the unverified partition are full", Duration.ofSeconds(14),
+                    () -> inFlight() >= 3);
+                repeatsAndTheWavedThroughRetry(agent, unsigned, unsignedKey, placedKey, heldKey, sku, body);
             }
         }
         assertEquals(99, available(sku), "one placement");
+    }
+
+    /**
+     * While the instance and the unverified partition are full: an unverified repeat is refused every time, a verified
+     * caller's repeat with another body is its own key's answer once and then shed, and the retry of a held key is
+     * waved through and counted in flight.
+     */
+    private static void repeatsAndTheWavedThroughRetry(String agent, String unsigned, String unsignedKey, String placedKey,
+                                                       String heldKey, String sku, String body) throws Exception {
+        for (int i = 0; i < 5; i++) {
+            String[] answer = raw("/api/v1/orders", unsigned, unsignedKey, body);
+            assertEquals("503", answer[0], "an unverified repeat is never waved through: " + answer[1]);
+        }
+        String[] reused = raw("/api/v1/orders", agent, placedKey, orderBody("other", sku, 2, "tok_ok"));
+        assertEquals("422", reused[0], "the first repeat with another body is its own key's: " + reused[1]);
+        for (int i = 0; i < 5; i++) {
+            String[] answer = raw("/api/v1/orders", agent, placedKey, orderBody("other", sku, 2, "tok_ok"));
+            assertEquals("503", answer[0], "a repeat refused once is forgotten: " + answer[1]);
+        }
+        try (Socket retry = hold(agent, heldKey, body)) {
+            Await.until("the waved-through retry is counted in flight", Duration.ofSeconds(10),
+                () -> inFlight() >= 4);
+        }
     }
 
     /** Item: one principal holding the whole partition does not stop another principal of its type. */
