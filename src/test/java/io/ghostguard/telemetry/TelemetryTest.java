@@ -2,6 +2,7 @@ package io.ghostguard.telemetry;
 
 import static io.ghostguard.support.Api.anonymous;
 import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.management;
 import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
@@ -255,16 +256,8 @@ class TelemetryTest {
             .header("Idempotency-Key", unique("k")).body(orderBody("c", sku, 1, "tok_ok"))
             .post("/api/v1/orders").then().statusCode(201).extract().jsonPath().getString("id");
         // This request's own span (another test's span may still be exported after the reset).
-        AtomicReference<SpanData> exported = new AtomicReference<>();
-        Await.until("the server span of " + id + " is exported", Duration.ofSeconds(5), () -> {
-            exported.set(spans.getFinishedSpanItems().stream()
-                .filter(span -> span.getKind() == SpanKind.SERVER && "POST".equals(
-                    span.getAttributes().get(AttributeKey.stringKey("http.request.method")))
-                    && id.equals(span.getAttributes().get(AttributeKey.stringKey("order.id"))))
-                .findFirst().orElse(null));
-            return exported.get() != null;
-        });
-        SpanData server = exported.get();
+        SpanData server = serverSpanOfOrder(id);
+        assertEquals("POST", server.getAttributes().get(AttributeKey.stringKey("http.request.method")));
         assertEquals("agent", server.getAttributes().get(AttributeKey.stringKey("caller.type")));
         assertEquals("Perplexity-User", server.getAttributes().get(AttributeKey.stringKey("caller.agent.name")));
         assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
@@ -277,5 +270,52 @@ class TelemetryTest {
         assertTrue(ofTheTrace.stream().noneMatch(span -> span.getAttributes().asMap().keySet().stream()
             .anyMatch(key -> key.getKey().startsWith("db."))),
             () -> "spans of the trace: " + ofTheTrace.stream().map(SpanData::getName).toList());
+    }
+
+    @Test
+    void anMcpToolCallIsTracedWithItsToolCallerTypeAndTenant() throws InterruptedException {
+        String sku = unique("mcpspan");
+        stock(sku, 10, 100);
+        spans.reset();
+        String id = Mcp.structured(Mcp.call(Mcp.client(Tokens.defaultToken()), "place_order", Map.of(
+            "idempotencyKey", unique("k"), "customerId", "c-span", "currency", "EUR", "paymentToken", "tok_ok",
+            "items", List.of(Map.of("sku", sku, "quantity", 1))))).getString("id");
+        SpanData server = serverSpanOfOrder(id);
+        assertEquals("/mcp", server.getAttributes().get(AttributeKey.stringKey("url.path")));
+        assertEquals("place_order", server.getAttributes().get(AttributeKey.stringKey("mcp.tool.name")));
+        assertEquals("mcp", server.getAttributes().get(AttributeKey.stringKey("caller.type")));
+        assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
+        assertEquals("executed", server.getAttributes().get(AttributeKey.stringKey("idempotency.outcome")));
+    }
+
+    @Test
+    void theOperatorsEndpointsAreNotTraced() throws InterruptedException {
+        String sku = unique("quiet");
+        stock(sku, 10, 100);
+        spans.reset();
+        metrics();
+        management().get("/q/health/ready").then().statusCode(200);
+        // A placement after them: its span is exported after theirs would have been (spans leave in the order they end).
+        String id = as(Tokens.defaultToken()).contentType("application/json").header("Idempotency-Key", unique("k"))
+            .body(orderBody("c", sku, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(201).extract()
+            .jsonPath().getString("id");
+        serverSpanOfOrder(id);
+        List<String> platform = spans.getFinishedSpanItems().stream()
+            .map(span -> span.getAttributes().get(AttributeKey.stringKey("url.path")))
+            .filter(path -> path != null && path.startsWith("/q/")).toList();
+        assertEquals(List.of(), platform);
+    }
+
+    /** The exported server span of the request that placed {@code orderId} (waits for the exporter's batch). */
+    private SpanData serverSpanOfOrder(String orderId) throws InterruptedException {
+        AtomicReference<SpanData> exported = new AtomicReference<>();
+        Await.until("the server span of " + orderId + " is exported", Duration.ofSeconds(5), () -> {
+            exported.set(spans.getFinishedSpanItems().stream()
+                .filter(span -> span.getKind() == SpanKind.SERVER
+                    && orderId.equals(span.getAttributes().get(AttributeKey.stringKey("order.id"))))
+                .findFirst().orElse(null));
+            return exported.get() != null;
+        });
+        return exported.get();
     }
 }

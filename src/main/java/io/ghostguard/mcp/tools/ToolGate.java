@@ -26,6 +26,7 @@ import io.ghostguard.security.AccessResolver;
 import io.ghostguard.security.Surface;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SpanAttributes;
+import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
@@ -179,6 +180,7 @@ public class ToolGate {
     private Uni<ToolResponse> call(ApiOperation operation, Function<Access, Uni<ToolResponse>> body) {
         String tool = operation.tool().orElse(UNKNOWN);
         RoutingContext context = request.getCurrent();
+        Scope traced = McpCall.resumeTrace(context);
         Access[] resolved = {null};
         return access()
             .flatMap(access -> {
@@ -198,7 +200,8 @@ public class ToolGate {
                 int status = response._meta().get(ToolMeta.STATUS) instanceof Integer given ? given : 200;
                 McpCall.ended(context, new McpCall.Ended(tool, ToolMeta.outcome(response), caller, status,
                     status == 409 || status == 422 ? results.typeOf(response) : null));
-            });
+            })
+            .onTermination().invoke(traced::close);
     }
 
     /**

@@ -15,6 +15,7 @@ import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
 import io.ghostguard.telemetry.ProcessingTime;
 import io.ghostguard.telemetry.RequestLabels;
+import io.ghostguard.telemetry.SpanAttributes;
 import io.quarkiverse.mcp.server.runtime.McpMessageHandler;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.mutiny.Uni;
@@ -122,6 +123,9 @@ public class McpProtocol {
             return;
         }
         RequestLabels.remember(access.caller(), ROUTE);
+        // Every MCP request's span carries its caller; a tool call adds its tool and what it did (McpCall.resumeTrace).
+        SpanAttributes.caller(access.caller(), access.actor().tenant().value());
+        McpCall.traced(context);
         count.onAnswer(context, access);
         HttpMethod method = context.request().method();
         String session = context.request().getHeader(SESSION_HEADER);
