@@ -15,12 +15,14 @@
 -- 'budget' (payload: ms until the new-key window ends), 'limited' (nothing claimed) or 'fenced' (nothing counted,
 -- nothing claimed: its caller had given up).
 -- reply: 1=kind 2=payload 3=allowed 4=remaining 5=retry 6=reset
-if redis.call('EXISTS', KEYS[4]) == 1 then return {'fenced', '', '', '', '', ''} end
-local kind, payload, allowed, remaining, retry, reset = claim_look(KEYS[1], KEYS[3], ARGV[5], ARGV[6])
+-- The fence, the rate's state and the key, read in one call (nothing runs between a script's commands).
+local held = redis.call('MGET', KEYS[4], KEYS[3], KEYS[1])
+if held[1] then return {'fenced', '', '', '', '', ''} end
+local kind, payload, allowed, remaining, retry, reset = claim_look(KEYS[3], ARGV[5], ARGV[6], held[2], held[3])
 if kind == 'existing' and string.sub(payload, 1, 1) == 'D' then
   -- A replay is vouched for like a first answer: this write follows the stored record (and what it names) in the
   -- replication stream, so a WAIT in the same batch counts replicas that have them too.
-  redis.call('PEXPIRE', KEYS[1], math.max(1, redis.call('PTTL', KEYS[1])))
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', math.max(1, redis.call('PTTL', KEYS[1]))))
 end
 if kind ~= 'fresh' then return {kind, payload, allowed, remaining, retry, reset} end
 local budgetLeft = claim_count(KEYS[2], ARGV[3], ARGV[4])

@@ -4,4 +4,4 @@
 -- Returns {orderId, sequence, orderId, sequence, ...}; one extra entry tells that another page exists.
 local bound = ARGV[1]
 if bound ~= '+inf' then bound = '(' .. bound end
-return redis.call('ZRANGE', KEYS[1], bound, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, tonumber(ARGV[2]), 'WITHSCORES')
+return redis.call('ZRANGE', KEYS[1], bound, '-inf', 'BYSCORE', 'REV', 'LIMIT', '0', ARGV[2], 'WITHSCORES')

@@ -32,6 +32,10 @@
 -- The answered outcomes ('created', 'existing') are laid out as below; a refusal lays out its facts after its outcome.
 -- reply: 1=outcome 2=body 3=id
 
+-- Every number handed to a command is formatted here as an integer: one the interpreter formats itself goes through
+-- the C library's floating-point printer (%.17g), several times the cost, once per number per placement.
+local function int(value) return string.format('%d', value) end
+
 -- A natural key's value is "<orderId>\n<digest>"; returns the order id and whether the digest matches.
 local function bound(key, digest)
   local value = redis.call('GET', key)
@@ -88,7 +92,7 @@ end
 -- An order whose total alone is over the cap can never be placed under it, in any window: said so, no retry time.
 if ARGV[6] ~= '' and total > tonumber(ARGV[6]) then return {'spend-cap-never', tostring(total)} end
 if ARGV[6] ~= '' then
-  local spent = redis.call('INCRBY', KEYS[8], total)
+  local spent = redis.call('INCRBY', KEYS[8], int(total))
   if spent <= tonumber(ARGV[6]) then
     -- Within the cap: a charge that opened the window starts its clock; a later one finds it running (a counter
     -- that lost its clock gets it back at its first refusal, below).
@@ -99,7 +103,7 @@ if ARGV[6] ~= '' then
     if left == -1 and spent == total then
       redis.call('DEL', KEYS[8])
     else
-      redis.call('INCRBY', KEYS[8], -total)
+      redis.call('INCRBY', KEYS[8], int(-total))
       -- A counter over the cap without a clock would refuse for ever: it gets the window's.
       if left == -1 then redis.call('PEXPIRE', KEYS[8], ARGV[7]) end
     end
@@ -110,12 +114,11 @@ end
 
 -- Both fields in one write: the script read them above, and nothing runs between (a script is atomic).
 for i = 1, lineCount do
-  redis.call('HSET', KEYS[8 + i], 'available', stocks[i] - quantities[i], 'version', versions[i] + 1)
+  redis.call('HSET', KEYS[8 + i], 'available', int(stocks[i] - quantities[i]), 'version', int(versions[i] + 1))
 end
 
 -- The order record in the API's layout (the fields and order of OrderResponse), so the record is also the body of
 -- the 201 that placed it and of every replay of it: the caller's parts with the prices and totals between them.
-local function int(value) return string.format('%d', value) end
 local items = {}
 for i = 1, lineCount do
   items[i] = ARGV[11 + 2 * i] .. int(prices[i]) .. ',"lineTotal":' .. int(prices[i] * quantities[i]) .. '}'
@@ -124,26 +127,26 @@ local order = ARGV[9] .. table.concat(items, ',') .. '],"total":' .. int(total) 
 -- Retention: the natural keys expire after the retention, the order and its ledger a minute later, each set with
 -- its expiry in the command that writes it.
 local retention = tonumber(ARGV[8])
-local kept = retention + 60000
+local kept = int(retention + 60000)
 local function stored(key, value, ttl)
   if retention > 0 then redis.call('SET', key, value, 'PX', ttl) else redis.call('SET', key, value) end
 end
 stored(KEYS[1], order, kept)
 redis.call('RPUSH', KEYS[2], ARGV[11] .. int(total) .. '}')
-local seq = redis.call('INCR', KEYS[5])
+local seq = int(redis.call('INCR', KEYS[5]))
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
-if ARGV[4] ~= '' then stored(KEYS[6], ARGV[1] .. '\n' .. ARGV[4], retention) end
-if ARGV[3] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[5], retention) end
+if ARGV[4] ~= '' then stored(KEYS[6], ARGV[1] .. '\n' .. ARGV[4], ARGV[8]) end
+if ARGV[3] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[5], ARGV[8]) end
 
 -- Orders expire oldest first, so an index is pruned from its oldest entry up to the first order that still exists
 -- (at most 16 a placement): one look at the oldest entry while nothing has expired.
 if retention > 0 then
   redis.call('PEXPIRE', KEYS[2], kept)
   for _, index in ipairs({KEYS[3], KEYS[4]}) do
-    local head = redis.call('ZRANGE', index, 0, 0)[1]
+    local head = redis.call('ZRANGE', index, '0', '0')[1]
     if head ~= ARGV[1] and redis.call('EXISTS', orderPrefix .. head) == 0 then
-      for _, oldest in ipairs(redis.call('ZRANGE', index, 0, 15)) do
+      for _, oldest in ipairs(redis.call('ZRANGE', index, '0', '15')) do
         if oldest ~= head and (oldest == ARGV[1] or redis.call('EXISTS', orderPrefix .. oldest) == 1) then break end
         redis.call('ZREM', index, oldest)
       end

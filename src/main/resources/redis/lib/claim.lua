@@ -1,16 +1,16 @@
 -- Library (after lib/gcra): the look of an idempotency claim (claim_look) and the count of a fresh key against the
 -- principal's new-key budget (claim_count), used by the claim script (idempotency-claim), which takes the key only
 -- when the count allows it.
--- Counts the request against its rate (GCRA; rlQuota '' for none), then looks at the idempotency key. Returns kind,
--- payload and the four GCRA fields ('' when not counted). kind: 'limited' (nothing looked at), 'existing' (payload:
--- the record held) or 'fresh' (the key is free; nothing written yet).
-local function claim_look(idemKey, rlKey, rlQuota, rlWindow)
+-- Counts the request against its rate (GCRA; rlQuota '' for none), then looks at the idempotency key. The caller read
+-- both keys' values (tat, existing: false when absent) in one call before. Returns kind, payload and the four GCRA
+-- fields ('' when not counted). kind: 'limited' (nothing looked at), 'existing' (payload: the record held) or 'fresh'
+-- (the key is free; nothing written yet).
+local function claim_look(rlKey, rlQuota, rlWindow, tat, existing)
   local allowed, remaining, retry, reset = '', '', '', ''
   if rlQuota ~= '' then
-    allowed, remaining, retry, reset = gcra(rlKey, rlQuota, rlWindow)
+    allowed, remaining, retry, reset = gcra_read(rlKey, rlQuota, rlWindow, tat)
     if allowed == 0 then return 'limited', '', allowed, remaining, retry, reset end
   end
-  local existing = redis.call('GET', idemKey)
   if existing then return 'existing', existing, allowed, remaining, retry, reset end
   return 'fresh', '', allowed, remaining, retry, reset
 end
