@@ -28,12 +28,11 @@ public class AccessFilter {
         this.identities = identities;
     }
 
-    /** Resolves and keeps the access; anonymous calls (public paths) keep the early labels only. */
+    /** Resolves and keeps the access; anonymous calls (public paths) keep the early labels (metrics and span). */
     @ServerRequestFilter(priority = Pipeline.FILTER_ACCESS)
     public Uni<Void> resolve(ContainerRequestContext request) {
         return identities.getDeferredIdentity().invoke(identity -> {
             if (identity.isAnonymous()) {
-                SpanAttributes.caller(RequestLabels.caller(), null);
                 return;
             }
             Access resolved = access.resolve(identity, Surface.REST, request.getUriInfo().getPath(),

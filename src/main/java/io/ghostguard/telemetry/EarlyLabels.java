@@ -1,6 +1,7 @@
 package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerClassifier;
 import io.ghostguard.caller.CallerConfig;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
@@ -11,9 +12,9 @@ import java.util.Set;
 
 /**
  * Classifies every request from its path and headers as the very first route handler, so that requests
- * rejected before the REST layer (oversized or unsupported bodies, unknown paths) are labelled too. Once the
- * caller's identity is known, the gate's access step refines the label with its {@code caller_type} claim, on REST
- * and MCP alike.
+ * rejected before the REST layer (oversized or unsupported bodies, unknown paths, 401) are labelled too, on their
+ * metrics and their span. Once the caller's identity is known, the gate's access step refines the label with its
+ * {@code caller_type} claim, on REST and MCP alike.
  *
  * <p>It also gives the platform's HTTP timer its {@code uri} label before anything can answer: the platform takes
  * the template the REST layer matched, and failing that the raw path, so an answer given before routing (413 from
@@ -45,8 +46,10 @@ public class EarlyLabels {
         router.route().order(Pipeline.ROUTE_EARLY_LABELS).handler(context -> {
             var request = context.request();
             String path = request.path();
-            RequestLabels.remember(classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
-                request.getHeader("User-Agent")), RouteTemplates.of(path));
+            CallerClassification early = classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
+                request.getHeader("User-Agent"));
+            RequestLabels.remember(early, RouteTemplates.of(path));
+            SpanAttributes.caller(early, null);
             HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
             if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
                 metric.setTemplatePath(uriLabel(path));

@@ -289,6 +289,18 @@ class TelemetryTest {
     }
 
     @Test
+    void aRequestRefusedBeforeItsCallerIsKnownIsTracedWithItsCallerType() throws InterruptedException {
+        String path = "/api/v1/orders/" + unique("ord");
+        spans.reset();
+        anonymous().header("User-Agent", "Perplexity-User/1.0").get(path).then().statusCode(401);
+        anonymous().contentType("application/json").body("{}").post("/mcp").then().statusCode(401);
+        assertEquals("agent", serverSpanOf("url.path", path).getAttributes()
+            .get(AttributeKey.stringKey("caller.type")));
+        assertEquals("mcp", serverSpanOf("url.path", "/mcp").getAttributes()
+            .get(AttributeKey.stringKey("caller.type")));
+    }
+
+    @Test
     void theOperatorsEndpointsAreNotTraced() throws InterruptedException {
         String sku = unique("quiet");
         stock(sku, 10, 100);
@@ -308,11 +320,16 @@ class TelemetryTest {
 
     /** The exported server span of the request that placed {@code orderId} (waits for the exporter's batch). */
     private SpanData serverSpanOfOrder(String orderId) throws InterruptedException {
+        return serverSpanOf("order.id", orderId);
+    }
+
+    /** The first exported server span whose {@code attribute} is {@code value} (waits for the exporter's batch). */
+    private SpanData serverSpanOf(String attribute, String value) throws InterruptedException {
         AtomicReference<SpanData> exported = new AtomicReference<>();
-        Await.until("the server span of " + orderId + " is exported", Duration.ofSeconds(5), () -> {
+        Await.until("a server span with " + attribute + "=" + value + " is exported", Duration.ofSeconds(5), () -> {
             exported.set(spans.getFinishedSpanItems().stream()
                 .filter(span -> span.getKind() == SpanKind.SERVER
-                    && orderId.equals(span.getAttributes().get(AttributeKey.stringKey("order.id"))))
+                    && value.equals(span.getAttributes().get(AttributeKey.stringKey(attribute))))
                 .findFirst().orElse(null));
             return exported.get() != null;
         });
