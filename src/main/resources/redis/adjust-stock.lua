@@ -35,7 +35,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 local available = tonumber(redis.call('HGET', KEYS[1], 'available')) or 0
 local delta = tonumber(ARGV[1])
 if available + delta < 0 then return {'insufficient', tostring(available)} end
-local after = tostring(redis.call('HINCRBY', KEYS[1], 'available', delta))
+local after = tostring(redis.call('HINCRBY', KEYS[1], 'available', ARGV[1]))
 local version = tostring(redis.call('HINCRBY', KEYS[1], 'version', 1))
 local fields = redis.call('HMGET', KEYS[1], 'unitPrice', 'currency')
 local body = '{"sku":' .. cjson.encode(ARGV[2]) .. ',"available":' .. after

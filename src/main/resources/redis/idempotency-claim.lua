@@ -15,8 +15,9 @@
 -- 'budget' (payload: ms until the new-key window ends), 'limited' (nothing claimed) or 'fenced' (nothing counted,
 -- nothing claimed: its caller had given up).
 -- reply: 1=kind 2=payload 3=allowed 4=remaining 5=retry 6=reset
--- The fence, the rate's state and the key, read in one call (nothing runs between a script's commands).
-local held = redis.call('MGET', KEYS[4], KEYS[3], KEYS[1])
+-- The fence, the rate's state and the key, read in one call (nothing runs between a script's commands); without a rate
+-- its slot reads the fence again (KEYS[3] is then the key itself, whose record need not be copied twice).
+local held = redis.call('MGET', KEYS[4], ARGV[5] ~= '' and KEYS[3] or KEYS[4], KEYS[1])
 if held[1] then return {'fenced', '', '', '', '', ''} end
 local kind, payload, allowed, remaining, retry, reset = claim_look(KEYS[3], ARGV[5], ARGV[6], held[2], held[3])
 if kind == 'existing' and string.sub(payload, 1, 1) == 'D' then

@@ -24,7 +24,7 @@ if op == 'open' then
   if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
     return {'full', allowed, remaining, retry, reset}
   end
-  redis.call('SET', KEYS[1], owner, 'PX', idle)
+  redis.call('SET', KEYS[1], owner, 'PX', ARGV[4])
 else
   if redis.call('GET', KEYS[1]) ~= owner then return {'unknown', allowed, remaining, retry, reset} end
   if op == 'close' then
@@ -32,10 +32,10 @@ else
     redis.call('ZREM', KEYS[2], session)
     return {'ok', allowed, remaining, retry, reset}
   end
-  redis.call('PEXPIRE', KEYS[1], idle)
-  if op == 'stream' then redis.call('SET', KEYS[4], ARGV[8], 'PX', idle) end
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  if op == 'stream' then redis.call('SET', KEYS[4], ARGV[8], 'PX', ARGV[4]) end
 end
 -- Every deadline in the set is at most now + idle, so the set lives as long as its longest-lived session.
 redis.call('ZADD', KEYS[2], now + idle, session)
-redis.call('PEXPIRE', KEYS[2], idle)
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return {'ok', allowed, remaining, retry, reset}

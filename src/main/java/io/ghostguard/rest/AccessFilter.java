@@ -39,7 +39,7 @@ public class AccessFilter {
                 request.getHeaderString(CallerClassifier.HEADER), request.getHeaderString("User-Agent"));
             RestCall.access(resolved);
             RequestLabels.refine(resolved.caller());
-            SpanAttributes.caller(resolved.caller(), resolved.actor().tenant().value());
+            SpanAttributes.tenant(resolved.actor().tenant().value());
         }).replaceWithVoid();
     }
 }

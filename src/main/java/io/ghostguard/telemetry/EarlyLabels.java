@@ -49,7 +49,6 @@ public class EarlyLabels {
             CallerClassification early = classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
                 request.getHeader("User-Agent"));
             RequestLabels.remember(early, RouteTemplates.of(path));
-            SpanAttributes.caller(early, null);
             HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
             if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
                 metric.setTemplatePath(uriLabel(path));

@@ -9,7 +9,8 @@ import io.vertx.core.impl.ContextInternal;
 /**
  * The labels of the request in flight (caller and route template), kept in the request's Vert.x
  * duplicated context so that filters, exception mappers and the HTTP metrics contributor all read
- * the same values without passing them around.
+ * the same values without passing them around; the caller also goes on the request's span each time it is set, so
+ * a request's span and its metrics name the same caller wherever it was answered.
  */
 public final class RequestLabels {
 
@@ -22,6 +23,7 @@ public final class RequestLabels {
 
     /** Remembers the caller and route of the current request (or MCP tool call, on its own context). */
     public static void remember(CallerClassification caller, String route) {
+        SpanAttributes.caller(caller);
         if (VertxContext.isOnDuplicatedContext()) {
             ContextLocals.put(CALLER, caller);
             ContextLocals.put(ROUTE, route);
@@ -30,6 +32,7 @@ public final class RequestLabels {
 
     /** Replaces the caller of the current request once its identity is known. */
     public static void refine(CallerClassification caller) {
+        SpanAttributes.caller(caller);
         if (VertxContext.isOnDuplicatedContext()) {
             ContextLocals.put(CALLER, caller);
         }

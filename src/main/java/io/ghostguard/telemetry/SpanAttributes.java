@@ -20,16 +20,21 @@ public final class SpanAttributes {
     private SpanAttributes() {
     }
 
-    /** Puts the caller (type and, when known, agent name) and the tenant on the current server span. */
-    public static void caller(CallerClassification caller, String tenant) {
+    /**
+     * Puts the caller (type and, when known, agent name) on the current server span; {@link RequestLabels} calls it
+     * wherever it labels the request, so the span and the metrics carry the same caller.
+     */
+    static void caller(CallerClassification caller) {
         Span span = Span.current();
         span.setAttribute(CALLER_TYPE, caller.type().label());
         if (caller.agentName() != null) {
             span.setAttribute(AGENT_NAME, caller.agentName());
         }
-        if (tenant != null) {
-            span.setAttribute(TENANT, tenant);
-        }
+    }
+
+    /** Puts the tenant of a verified caller on the current server span. */
+    public static void tenant(String tenant) {
+        Span.current().setAttribute(TENANT, tenant);
     }
 
     /** Puts the order id on the current server span. */

@@ -2,7 +2,6 @@ package io.ghostguard.mcp.tools;
 
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.telemetry.MetricNames;
-import io.ghostguard.telemetry.SpanAttributes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -70,13 +69,12 @@ public class McpTelemetry {
     /** Counts one call and labels the span of its request (the transport's count of every answer, and only that). */
     public void called(String tool, Outcome outcome, CallerType caller) {
         counter(tool, outcome, caller).increment();
-        label(tool, caller);
+        label(tool);
     }
 
-    /** Labels the span of the request with the tool it called and its caller type. */
-    void label(String tool, CallerType caller) {
+    /** Labels the span of the request with the tool it called (its caller is on it already: RequestLabels). */
+    void label(String tool) {
         Span.current().setAttribute(TOOL_ATTRIBUTE, tool);
-        Span.current().setAttribute(SpanAttributes.CALLER_TYPE, caller.label());
     }
 
     private Counter counter(String tool, Outcome outcome, CallerType caller) {

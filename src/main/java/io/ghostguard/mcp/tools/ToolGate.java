@@ -176,32 +176,37 @@ public class ToolGate {
         return Uni.createFrom().item(results.error(((GuardDecision.Refusing) decision).refusal(), rate));
     }
 
-    /** Every call: the access on the call's own context (labels included), the entry's scope, then the body. */
+    /**
+     * Every call: the access on the call's own context (labels included), the entry's scope, then the body; the
+     * request's trace is current where the call runs, from its subscription to its end (McpCall.resumeTrace).
+     */
     private Uni<ToolResponse> call(ApiOperation operation, Function<Access, Uni<ToolResponse>> body) {
         String tool = operation.tool().orElse(UNKNOWN);
         RoutingContext context = request.getCurrent();
-        Scope traced = McpCall.resumeTrace(context);
-        Access[] resolved = {null};
-        return access()
-            .flatMap(access -> {
-                resolved[0] = access;
-                RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
-                SpanAttributes.caller(access.caller(), access.actor().tenant().value());
-                if (!access.allows(operation.scope())) {
-                    return Uni.createFrom().item(results.error(Refusal.of(ProblemCatalogue.missingScope()), null));
-                }
-                return Uni.createFrom().deferred(() -> body.apply(access));
-            })
-            .onFailure().recoverWithItem(failure -> results.error(problems.refusalOf(failure), null))
-            .invoke(response -> {
-                CallerType caller = resolved[0] == null ? CallerType.MCP : resolved[0].label();
-                telemetry.label(tool, caller);
-                // Noted, not counted: every answer is counted once, with the transport's own refusals.
-                int status = response._meta().get(ToolMeta.STATUS) instanceof Integer given ? given : 200;
-                McpCall.ended(context, new McpCall.Ended(tool, ToolMeta.outcome(response), caller, status,
-                    status == 409 || status == 422 ? results.typeOf(response) : null));
-            })
-            .onTermination().invoke(traced::close);
+        return Uni.createFrom().deferred(() -> {
+            Scope traced = McpCall.resumeTrace(context);
+            Access[] resolved = {null};
+            return access()
+                .flatMap(access -> {
+                    resolved[0] = access;
+                    RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
+                    SpanAttributes.tenant(access.actor().tenant().value());
+                    if (!access.allows(operation.scope())) {
+                        return Uni.createFrom().item(results.error(Refusal.of(ProblemCatalogue.missingScope()), null));
+                    }
+                    return Uni.createFrom().deferred(() -> body.apply(access));
+                })
+                .onFailure().recoverWithItem(failure -> results.error(problems.refusalOf(failure), null))
+                .invoke(response -> {
+                    CallerType caller = resolved[0] == null ? CallerType.MCP : resolved[0].label();
+                    telemetry.label(tool);
+                    // Noted, not counted: every answer is counted once, with the transport's own refusals.
+                    int status = response._meta().get(ToolMeta.STATUS) instanceof Integer given ? given : 200;
+                    McpCall.ended(context, new McpCall.Ended(tool, ToolMeta.outcome(response), caller, status,
+                        status == 409 || status == 422 ? results.typeOf(response) : null));
+                })
+                .onTermination().invoke(traced::close);
+        });
     }
 
     /**

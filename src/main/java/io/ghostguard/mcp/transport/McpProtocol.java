@@ -123,8 +123,9 @@ public class McpProtocol {
             return;
         }
         RequestLabels.remember(access.caller(), ROUTE);
-        // Every MCP request's span carries its caller; a tool call adds its tool and what it did (McpCall.resumeTrace).
-        SpanAttributes.caller(access.caller(), access.actor().tenant().value());
+        // Every verified MCP request's span carries its tenant; a tool call adds its tool and what it did (its trace
+        // is made current where the tool runs: McpCall.resumeTrace).
+        SpanAttributes.tenant(access.actor().tenant().value());
         McpCall.traced(context);
         count.onAnswer(context, access);
         HttpMethod method = context.request().method();
