@@ -1,7 +1,6 @@
 package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Pipeline;
-import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerClassifier;
 import io.ghostguard.caller.CallerConfig;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
@@ -46,9 +45,8 @@ public class EarlyLabels {
         router.route().order(Pipeline.ROUTE_EARLY_LABELS).handler(context -> {
             var request = context.request();
             String path = request.path();
-            CallerClassification early = classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
-                request.getHeader("User-Agent"));
-            RequestLabels.remember(early, RouteTemplates.of(path));
+            RequestLabels.remember(classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
+                request.getHeader("User-Agent")), RouteTemplates.of(path));
             HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
             if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
                 metric.setTemplatePath(uriLabel(path));
