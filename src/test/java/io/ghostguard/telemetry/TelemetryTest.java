@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -263,13 +264,7 @@ class TelemetryTest {
         assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
         assertEquals("executed", server.getAttributes().get(AttributeKey.stringKey("idempotency.outcome")));
         assertEquals(id, server.getAttributes().get(AttributeKey.stringKey("order.id")));
-        // The trace is the request's own: no span per Redis command (the store's latency is a metric), however many
-        // commands the placement sent.
-        List<SpanData> ofTheTrace = spans.getFinishedSpanItems().stream()
-            .filter(span -> span.getTraceId().equals(server.getTraceId())).toList();
-        assertTrue(ofTheTrace.stream().noneMatch(span -> span.getAttributes().asMap().keySet().stream()
-            .anyMatch(key -> key.getKey().startsWith("db."))),
-            () -> "spans of the trace: " + ofTheTrace.stream().map(SpanData::getName).toList());
+        assertNoSpanPerRedisCommand(server);
     }
 
     @Test
@@ -286,6 +281,7 @@ class TelemetryTest {
         assertEquals("mcp", server.getAttributes().get(AttributeKey.stringKey("caller.type")));
         assertEquals("default", server.getAttributes().get(AttributeKey.stringKey("tenant.id")));
         assertEquals("executed", server.getAttributes().get(AttributeKey.stringKey("idempotency.outcome")));
+        assertNoSpanPerRedisCommand(server);
     }
 
     @Test
@@ -298,6 +294,29 @@ class TelemetryTest {
             .get(AttributeKey.stringKey("caller.type")));
         assertEquals("mcp", serverSpanOf("url.path", "/mcp").getAttributes()
             .get(AttributeKey.stringKey("caller.type")));
+    }
+
+    @Test
+    void aKnownCallerRefusedByTheGateIsTracedWithItsClaimedType() throws InterruptedException {
+        // An MCP request's path says mcp; a verified token's caller_type claim says what the caller is, on the span as
+        // on the metrics, though the token grants none of this service's scopes (403 before the transport).
+        spans.reset();
+        String token = Tokens.token().subject(unique("noscope")).callerType("agent").scopes("profile").sign();
+        as(token).contentType("application/json")
+            .header("Accept", "application/json, text/event-stream").body("{}").post("/mcp").then().statusCode(403);
+        SpanData refused = serverSpan("url.path=/mcp and status 403", span -> "/mcp".equals(
+            span.getAttributes().get(AttributeKey.stringKey("url.path")))
+            && Long.valueOf(403).equals(span.getAttributes().get(AttributeKey.longKey("http.response.status_code"))));
+        assertEquals("agent", refused.getAttributes().get(AttributeKey.stringKey("caller.type")));
+    }
+
+    /** The request's trace is its own: no span per Redis command (the store's latency is a metric). */
+    private void assertNoSpanPerRedisCommand(SpanData server) {
+        List<SpanData> ofTheTrace = spans.getFinishedSpanItems().stream()
+            .filter(span -> span.getTraceId().equals(server.getTraceId())).toList();
+        assertTrue(ofTheTrace.stream().noneMatch(span -> span.getAttributes().asMap().keySet().stream()
+            .anyMatch(key -> key.getKey().startsWith("db."))),
+            () -> "spans of the trace: " + ofTheTrace.stream().map(SpanData::getName).toList());
     }
 
     @Test
@@ -325,11 +344,16 @@ class TelemetryTest {
 
     /** The first exported server span whose {@code attribute} is {@code value} (waits for the exporter's batch). */
     private SpanData serverSpanOf(String attribute, String value) throws InterruptedException {
+        return serverSpan(attribute + "=" + value,
+            span -> value.equals(span.getAttributes().get(AttributeKey.stringKey(attribute))));
+    }
+
+    /** The first exported server span that {@code matches} (waits for the exporter's batch). */
+    private SpanData serverSpan(String what, Predicate<SpanData> matches) throws InterruptedException {
         AtomicReference<SpanData> exported = new AtomicReference<>();
-        Await.until("a server span with " + attribute + "=" + value + " is exported", Duration.ofSeconds(5), () -> {
+        Await.until("a server span with " + what + " is exported", Duration.ofSeconds(5), () -> {
             exported.set(spans.getFinishedSpanItems().stream()
-                .filter(span -> span.getKind() == SpanKind.SERVER
-                    && value.equals(span.getAttributes().get(AttributeKey.stringKey(attribute))))
+                .filter(span -> span.getKind() == SpanKind.SERVER && matches.test(span))
                 .findFirst().orElse(null));
             return exported.get() != null;
         });

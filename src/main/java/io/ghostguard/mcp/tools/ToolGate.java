@@ -25,7 +25,6 @@ import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
 import io.ghostguard.security.Surface;
 import io.ghostguard.telemetry.RequestLabels;
-import io.ghostguard.telemetry.SpanAttributes;
 import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.ToolResponse;
@@ -190,7 +189,6 @@ public class ToolGate {
                 .flatMap(access -> {
                     resolved[0] = access;
                     RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
-                    SpanAttributes.tenant(access.actor().tenant().value());
                     if (!access.allows(operation.scope())) {
                         return Uni.createFrom().item(results.error(Refusal.of(ProblemCatalogue.missingScope()), null));
                     }
