@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Side by side, on loopback only: this service against the Spring Boot peer with an idempotency library
 # (../shared/peers/spring-idempotent), both verifying the same bearer tokens, each on its own redis-server.
-#   1. start-up to ready, idle RSS and time to peak: ours on JDK 17 (java -jar with the AppCDS archive the build
-#      wrote, as the README runs it in production), on JDK 25, on JDK 25 with the AOT cache that
-#      the container image trains (src/main/docker/Dockerfile.jvm, -XX:AOTMode=on so that an unusable cache fails);
+#   1. start-up to ready, idle RSS and time to peak: ours on JDK 17 (java -jar with the AppCDS archive of a training
+#      start, src/main/docker/train-archive.sh, as the README runs it in production), on JDK 25, on JDK 25 with the
+#      AOT cache that the container image trains the same way (src/main/docker/Dockerfile.jvm, -XX:AOTMode=on so
+#      that an unusable cache fails);
 #      then start-up to ready alone, three rounds alternated with the peer on JDK 17 (ours java -jar on JDK 17,
 #      ours as the image starts it), medians and ratios to the peer last;
 #   2. a fair warm-up: every service under the same load, one 10 s window after another, for at least
@@ -159,20 +160,25 @@ startup_variant() { # label name java [extra options...]
   STARTUP_LINES+=("$(printf '  %-34s ready %6s ms   idle %4s MiB   peak %5s req/s after %3s s' "$label" "$ready" "$rss" "$top" "$peak")")
   stop "$LAST_PID"
 }
-# java -jar on JDK 17 as the README's production command runs it: with the AppCDS archive the build wrote beside
-# the jar (target/quarkus-app/app-cds.jsa, made by a training start on this machine; an archive is only valid for the
-# JDK and the class path that wrote it, so it is never copied: it is generated where it runs).
+# java -jar on JDK 17 as the README's production command runs it: with the AppCDS archive a training start wrote
+# where it runs (src/main/docker/train-archive.sh on a copy of the application, with this JDK 17; an archive is only
+# valid for the JDK and the class path that wrote it, so it is never copied: it is generated where it runs).
+rm -rf "$OUT/cds-app" && cp -r target/quarkus-app "$OUT/cds-app"
 CDS_17=()
-[ -f target/quarkus-app/app-cds.jsa ] && CDS_17=(-XX:SharedArchiveFile=app-cds.jsa)
+if src/main/docker/train-archive.sh "$OUT/cds-app" java > "$OUT/cds-training.log" 2>&1; then
+  CDS_17=(-XX:SharedArchiveFile=app-cds.jsa)
+else
+  echo "  the AppCDS training start failed (see $OUT/cds-training.log): JDK 17 runs without an archive"
+fi
 STARTUP_LINES=()
-startup_variant "ours, JDK 17 + AppCDS" startup-17 java "${CDS_17[@]}"
+APP_DIR=$OUT/cds-app startup_variant "ours, JDK 17 + AppCDS" startup-17 java "${CDS_17[@]}"
 if [ -x "$JDK25/bin/java" ]; then
   startup_variant "ours, JDK 25" startup-25 "$JDK25/bin/java"
-  # The AOT cache as the container image makes it (src/main/docker/Dockerfile.jvm): a training start of a copy
-  # of the application with the JDK that will run it.
+  # The AOT cache as the container image makes it (src/main/docker/Dockerfile.jvm): the same training start, on a
+  # copy of the application, with the JDK that will run it.
   rm -rf "$OUT/aot-app" && cp -r target/quarkus-app "$OUT/aot-app"
   rm -f "$OUT/aot-app/app-cds.jsa"
-  src/main/docker/train-aot-cache.sh "$OUT/aot-app" "$JDK25/bin/java" > "$OUT/aot-training.log" 2>&1 \
+  src/main/docker/train-archive.sh "$OUT/aot-app" "$JDK25/bin/java" > "$OUT/aot-training.log" 2>&1 \
     || echo "  the AOT training start failed (see $OUT/aot-training.log)"
   if [ -f "$OUT/aot-app/app.aot" ]; then
     APP_DIR=$OUT/aot-app startup_variant "ours, JDK 25 + AOT cache ($(( $(stat -c %s "$OUT/aot-app/app.aot") / 1048576 )) MiB)" \
@@ -187,7 +193,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR
 echo "== start-up to ready, alternated: ours java -jar JDK 17 with AppCDS, ours as the image starts it, the peer (3 rounds)"
 READY_17=(); READY_IMAGE=(); READY_PEER=()
 for r in 1 2 3; do
-  start_ours "ready-17-$r" 18410 19410 16403 java "${CDS_17[@]}"
+  APP_DIR=$OUT/cds-app start_ours "ready-17-$r" 18410 19410 16403 java "${CDS_17[@]}"
   READY_17+=("$LAST_READY_MS"); stop "$LAST_PID"
   if [ -f "$OUT/aot-app/app.aot" ]; then
     APP_DIR=$OUT/aot-app start_ours "ready-image-$r" 18410 19410 16403 "$JDK25/bin/java" -XX:AOTMode=on \
@@ -210,9 +216,9 @@ PEER_PID=$LAST_PID
 OURS=http://127.0.0.1:18401
 PEER=http://127.0.0.1:18402
 OFF=http://127.0.0.1:18403
-start_ours ours 18401 19401 16401 java "${CDS_17[@]}"
+APP_DIR=$OUT/cds-app start_ours ours 18401 19401 16401 java "${CDS_17[@]}"
 OURS_PID=$LAST_PID
-start_ours ours-off 18403 19403 16403 java "${CDS_17[@]}" -Dorders.idempotency.endpoints.place-order.enabled=false
+APP_DIR=$OUT/cds-app start_ours ours-off 18403 19403 16403 java "${CDS_17[@]}" -Dorders.idempotency.endpoints.place-order.enabled=false
 OFF_PID=$LAST_PID
 seed "$OURS" bench
 seed "$PEER" bench
