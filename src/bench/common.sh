@@ -79,4 +79,5 @@ run_wrk() { # name, seconds, wrk args...
   printf '  %-26s %10s req/s   p99 %8s   non-2xx %s%s\n' "$name" "$rps" "$p99" "${non2xx:-0}" "$cpu"
   eval "RPS_${name//-/_}=$rps"
   eval "P99_${name//-/_}=$p99"
+  eval "NON2XX_${name//-/_}=${non2xx:-0}"
 }

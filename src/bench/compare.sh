@@ -234,7 +234,7 @@ plateau ours -s src/bench/unique-orders.lua "$OURS" -- bench warm-ours
 plateau peer -s src/bench/unique-orders.lua "$PEER" -- bench warm-peer
 plateau ours-off -s src/bench/unique-orders.lua "$OFF" -- bench warm-off
 plateau replay -s src/bench/replay-order.lua "$OURS" -- "$KEY" bench
-plateau read -H "$AUTH" "$OURS/api/v1/orders/$ORDER_ID"
+plateau read -s src/bench/read-order.lua "$OURS/api/v1/orders/$ORDER_ID"
 
 vs_peer=(); on_off=(); replay_read=(); cpu_vs_peer=()
 for round in $(seq 1 "$ROUNDS"); do
@@ -249,7 +249,7 @@ for round in $(seq 1 "$ROUNDS"); do
     run_wrk "ours-off-post-$round" "$DURATION" -s src/bench/unique-orders.lua "$OFF" -- bench "r$round-off"
   CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" \
     run_wrk "ours-replay-$round" "$DURATION" -s src/bench/replay-order.lua "$OURS" -- "$KEY" bench
-  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" run_wrk "ours-read-$round" "$DURATION" -H "$AUTH" \
+  CPU_PIDS="jvm=$OURS_PID redis=$REDIS_PID_16401" run_wrk "ours-read-$round" "$DURATION" -s src/bench/read-order.lua \
     "$OURS/api/v1/orders/$ORDER_ID"
   eval "o=\$RPS_ours_post_$round p=\$RPS_peer_post_$round f=\$RPS_ours_off_post_$round"
   eval "rp=\$RPS_ours_replay_$round rd=\$RPS_ours_read_$round"
