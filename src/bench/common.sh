@@ -1,6 +1,9 @@
 # Shared by the benchmark scripts (sourced, not run): bearer tokens as deployed, readiness, wrk runs.
 # Expects OUT (output directory) and CONNECTIONS to be set by the caller.
 
+# Every run_wrk run with non-2xx answers or socket errors, by name (a run's rate counts every answer).
+INVALID_RUNS=()
+
 # A key pair made for this run (never committed), and BENCH_TOKEN signed with it; sets PUBLIC_KEY (base64 DER),
 # PUBLIC_PEM (file), ISSUER and AUTH (the header).
 mint_token() {
@@ -66,6 +69,8 @@ run_wrk() { # name, seconds, wrk args...
   rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/$name.txt")
   p99=$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")
   non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
+  # wrk's socket errors (connect, read, write, timeout) count as not answered: a connection the service closed.
+  non2xx=$(( ${non2xx:-0} + $(awk '/Socket errors/ {gsub(/,/, ""); print $4 + $6 + $8 + $10}' "$OUT/$name.txt" | head -1 | grep . || echo 0) ))
   requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
   for entry in ${CPU_PIDS:-}; do
     [ "${requests:-0}" -gt 0 ] 2>/dev/null || break
@@ -77,6 +82,7 @@ run_wrk() { # name, seconds, wrk args...
     i=$(( i + 1 ))
   done
   printf '  %-26s %10s req/s   p99 %8s   non-2xx %s%s\n' "$name" "$rps" "$p99" "${non2xx:-0}" "$cpu"
+  [ "${non2xx:-0}" = 0 ] || INVALID_RUNS+=("$name (${non2xx})")
   eval "RPS_${name//-/_}=$rps"
   eval "P99_${name//-/_}=$p99"
   eval "NON2XX_${name//-/_}=${non2xx:-0}"

@@ -341,6 +341,11 @@ echo "  pipelined 4 deep: claim $CLAIM_US_P4 us, placing $PLACE_US_P4 us, one pl
 
 echo "== result"
 printf '%s\n' "${STARTUP_LINES[@]}"
+if [ ${#INVALID_RUNS[@]} -gt 0 ]; then
+  echo "  runs with non-2xx answers or socket errors (their rate counts them): ${INVALID_RUNS[*]}"
+else
+  echo "  every measured run answered every request 2xx"
+fi
 echo "  plateaus: ours $PLATEAU_ours, peer $PLATEAU_peer, ours idempotency off $PLATEAU_ours_off req/s; time to peak: ours ${PEAK_S_ours}s, peer ${PEAK_S_peer}s"
 echo "  median ours/peer ${vs_peer[*]} -> $(median "${vs_peer[@]}")   (goal >= 1.15)"
 echo "  median CPU per placement ours/peer (JVM + Redis) ${cpu_vs_peer[*]} -> $(median "${cpu_vs_peer[@]}")   (goal <= 0.85)"

@@ -1,6 +1,6 @@
 -- wrk script: POST the same order with the same Idempotency-Key, so every request is a replay; Retry-After honoured
 -- (retry-after.lua).
-dofile(string.match(debug.getinfo(1, "S").source, "^@(.*/)") .. "retry-after.lua")
+dofile((string.match(debug.getinfo(1, "S").source, "^@(.*/)") or "") .. "retry-after.lua")
 
 function init(args)
   key = args[1]

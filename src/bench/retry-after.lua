@@ -4,6 +4,9 @@
 -- passed (wrk alone sends the next request at once, and the service refuses a request that comes back before its
 -- Retry-After, and closes the connection of one that does so twice, so a run of wrk alone would measure those
 -- refusals). Runs of new requests (unique-orders.lua) need none of it: a new key is a new request, not a retry.
+-- Approximate: the service keeps one wait per request for all connections and may extend it, and requests already
+-- sent, or sent by the other thread, still come back early; the harnesses print every non-2xx answer and socket error,
+-- and a run with any is not valid.
 -- os.time counts whole seconds, so the wait ends up to a second late, never early.
 local resume_at = 0
 
