@@ -70,7 +70,7 @@ run_wrk() { # name, seconds, wrk args...
   p99=$(awk '$1 == "99%" {print $2}' "$OUT/$name.txt")
   non2xx=$(awk '/Non-2xx/ {print $5}' "$OUT/$name.txt")
   # wrk's socket errors (connect, read, write, timeout) count as not answered: a connection the service closed.
-  non2xx=$(( ${non2xx:-0} + $(awk '/Socket errors/ {gsub(/,/, ""); print $4 + $6 + $8 + $10}' "$OUT/$name.txt" | head -1 | grep . || echo 0) ))
+  non2xx=$(( ${non2xx:-0} + $(awk '/Socket errors/ {gsub(/,/, ""); n = $4 + $6 + $8 + $10} END {print n + 0}' "$OUT/$name.txt") ))
   requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
   for entry in ${CPU_PIDS:-}; do
     [ "${requests:-0}" -gt 0 ] 2>/dev/null || break
@@ -85,5 +85,4 @@ run_wrk() { # name, seconds, wrk args...
   [ "${non2xx:-0}" = 0 ] || INVALID_RUNS+=("$name (${non2xx})")
   eval "RPS_${name//-/_}=$rps"
   eval "P99_${name//-/_}=$p99"
-  eval "NON2XX_${name//-/_}=${non2xx:-0}"
 }
