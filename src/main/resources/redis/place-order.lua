@@ -142,18 +142,24 @@ if ARGV[4] ~= '' then stored(KEYS[6], ARGV[1] .. '\n' .. ARGV[4], ARGV[8]) end
 if ARGV[3] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[5], ARGV[8]) end
 
 -- Orders expire oldest first, so an index is pruned from its oldest entry up to the first order that still exists
--- (at most 16 a placement): one look at the oldest entry while nothing has expired.
+-- (at most 16 a placement): while nothing has expired, one look at the oldest order of both indexes (EXISTS counts
+-- an order that is the oldest of both twice).
 if retention > 0 then
   redis.call('PEXPIRE', KEYS[2], kept)
-  for _, index in ipairs({KEYS[3], KEYS[4]}) do
-    local head = redis.call('ZRANGE', index, '0', '0')[1]
-    if head ~= ARGV[1] and redis.call('EXISTS', orderPrefix .. head) == 0 then
-      for _, oldest in ipairs(redis.call('ZRANGE', index, '0', '15')) do
-        if oldest ~= head and (oldest == ARGV[1] or redis.call('EXISTS', orderPrefix .. oldest) == 1) then break end
-        redis.call('ZREM', index, oldest)
+  local indexes = {KEYS[3], KEYS[4]}
+  local heads = {redis.call('ZRANGE', KEYS[3], '0', '0')[1], redis.call('ZRANGE', KEYS[4], '0', '0')[1]}
+  if redis.call('EXISTS', orderPrefix .. heads[1], orderPrefix .. heads[2]) < 2 then
+    for i = 1, 2 do
+      local index, head = indexes[i], heads[i]
+      if head ~= ARGV[1] and redis.call('EXISTS', orderPrefix .. head) == 0 then
+        for _, oldest in ipairs(redis.call('ZRANGE', index, '0', '15')) do
+          if oldest ~= head and (oldest == ARGV[1] or redis.call('EXISTS', orderPrefix .. oldest) == 1) then break end
+          redis.call('ZREM', index, oldest)
+        end
       end
     end
-    redis.call('PEXPIRE', index, kept)
   end
+  redis.call('PEXPIRE', KEYS[3], kept)
+  redis.call('PEXPIRE', KEYS[4], kept)
 end
 return {'created', order, ARGV[1]}

@@ -1,17 +1,22 @@
 package io.ghostguard.idempotency;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -44,57 +49,74 @@ public final class Fingerprint {
             : collapsed;
     }
 
-    /** The fingerprint of one request. */
+    /**
+     * The fingerprint of one request: the SHA-256 of method, path and the body's canonical form (or raw bytes),
+     * written straight into the digest.
+     */
     public static String of(String method, String path, byte[] body) {
-        byte[] canonical = canonical(body);
-        byte[] prefix = (method + "\u0000" + path + "\u0000").getBytes(StandardCharsets.UTF_8);
-        return IdempotencyKey.sha256(concat(prefix, canonical));
+        MessageDigest digest = IdempotencyKey.sha256Digest();
+        digest.update((method + "\u0000" + path + "\u0000").getBytes(StandardCharsets.UTF_8));
+        writeCanonical(body, new DigestOutputStream(OutputStream.nullOutputStream(), digest));
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /** Canonical JSON bytes, or the input itself when it is empty or not strict JSON; each with its prefix. */
     static byte[] canonical(byte[] body) {
-        if (body == null || body.length == 0) {
-            return new byte[0];
-        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writeCanonical(body, out);
+        return out.toByteArray();
+    }
+
+    private static void writeCanonical(byte[] body, OutputStream out) {
         try {
-            JsonNode tree = JSON.readTree(body);
-            if (tree == null || tree.isMissingNode()) {
-                return concat(RAW, body);
+            if (body == null || body.length == 0) {
+                return;
             }
-            return concat(CANONICAL, JSON.writeValueAsBytes(sorted(tree)));
-        } catch (IOException notJson) {
-            return concat(RAW, body);
+            JsonNode tree;
+            try {
+                tree = JSON.readTree(body);
+            } catch (JsonProcessingException notJson) {
+                tree = null;
+            }
+            if (tree == null || tree.isMissingNode()) {
+                out.write(RAW);
+                out.write(body);
+                return;
+            }
+            out.write(CANONICAL);
+            try (JsonGenerator generator = JSON.createGenerator(out)) {
+                writeSorted(tree, generator);
+            }
+        } catch (IOException e) {
+            // Neither stream fails: one only digests, the other is in memory.
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static byte[] concat(byte[] prefix, byte[] rest) {
-        byte[] all = new byte[prefix.length + rest.length];
-        System.arraycopy(prefix, 0, all, 0, prefix.length);
-        System.arraycopy(rest, 0, all, prefix.length, rest.length);
-        return all;
-    }
-
-    private static JsonNode sorted(JsonNode node) {
+    /** Writes the node with the members of every object in name order, leaving out the members whose value is null. */
+    private static void writeSorted(JsonNode node, JsonGenerator generator) throws IOException {
         if (node.isObject()) {
-            List<String> names = new ArrayList<>();
-            Iterator<String> it = node.fieldNames();
-            it.forEachRemaining(names::add);
+            List<String> names = new ArrayList<>(node.size());
+            node.fieldNames().forEachRemaining(names::add);
             Collections.sort(names);
-            ObjectNode copy = JSON.createObjectNode();
+            generator.writeStartObject();
             for (String name : names) {
                 JsonNode value = node.get(name);
                 // An explicit null says "no value" as the absent member does (docs/idempotency.md): one request, one fingerprint.
                 if (!value.isNull()) {
-                    copy.set(name, sorted(value));
+                    generator.writeFieldName(name);
+                    writeSorted(value, generator);
                 }
             }
-            return copy;
+            generator.writeEndObject();
+        } else if (node.isArray()) {
+            generator.writeStartArray();
+            for (JsonNode element : node) {
+                writeSorted(element, generator);
+            }
+            generator.writeEndArray();
+        } else {
+            generator.writeTree(node);
         }
-        if (node.isArray()) {
-            ArrayNode copy = JSON.createArrayNode();
-            node.forEach(element -> copy.add(sorted(element)));
-            return copy;
-        }
-        return node;
     }
 }

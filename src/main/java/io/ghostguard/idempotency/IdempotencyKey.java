@@ -138,8 +138,13 @@ public final class IdempotencyKey {
 
     /** Lower-case hex SHA-256 of bytes. */
     static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(sha256Digest().digest(bytes));
+    }
+
+    /** A new SHA-256 digest (every Java runtime has one). */
+    static MessageDigest sha256Digest() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

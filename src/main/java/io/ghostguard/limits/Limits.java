@@ -23,6 +23,9 @@ import java.util.Map;
 @ApplicationScoped
 public class Limits {
 
+    /** The last principal each thread digested (see {@link #subject}). */
+    private static final ThreadLocal<Subject> LAST_SUBJECT = new ThreadLocal<>();
+
     private final boolean enabled;
     private final Map<Policy, Map<CallerType, Quota>> quotas = new EnumMap<>(Policy.class);
     private final Map<CallerType, SpendCap> spend = new EnumMap<>(CallerType.class);
@@ -91,13 +94,26 @@ public class Limits {
         return new SpendLimit(subject(principal), cap.amount(), cap.window());
     }
 
-    /** A stable digest of a principal, safe as a Redis key part whatever the principal's characters. */
+    /**
+     * A stable digest of a principal, safe as a Redis key part whatever the principal's characters. A request asks
+     * for it up to three times (rate, new keys, spend), so each thread keeps its last one.
+     */
     public static String subject(String principal) {
+        Subject last = LAST_SUBJECT.get();
+        if (last != null && last.principal().equals(principal)) {
+            return last.digest();
+        }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(principal.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 16);
+            Subject subject = new Subject(principal, HexFormat.of().formatHex(digest, 0, 16));
+            LAST_SUBJECT.set(subject);
+            return subject.digest();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A principal and its digest. */
+    private record Subject(String principal, String digest) {
     }
 }

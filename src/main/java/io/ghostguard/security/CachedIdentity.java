@@ -50,6 +50,8 @@ final class CachedIdentity {
     private final long generation;
     private final int weight;
     private final IdentityCache.Verified verifiedCaller;
+    /** What {@link TokenClaims} reads of the claims, read once; null without a sub (each request is refused). */
+    private final Map<String, Object> read;
 
     private CachedIdentity(Map<String, Object> claims, String principalClaim, SecurityIdentity verified,
                            Map<String, Object> attributes, long notBefore, long expiresAt, long generation, int weight) {
@@ -65,6 +67,7 @@ final class CachedIdentity {
         this.weight = weight;
         this.verifiedCaller = IdentityCache.Verified.of(claims.get(io.ghostguard.api.Claims.TENANT),
             claims.get(io.ghostguard.api.Claims.SUBJECT), claims.get(io.ghostguard.api.Claims.CALLER_TYPE));
+        this.read = TokenClaims.attributesOf(claims::get);
     }
 
     /**
@@ -173,21 +176,25 @@ final class CachedIdentity {
     /**
      * A new identity for a request that presented the same token: its own claims object (with the request's token
      * as {@code raw_token}), its own credential and principal, its own routing and authentication contexts; roles,
-     * permissions and the provider's attributes are immutable and shared.
+     * permissions, the provider's attributes and what {@link TokenClaims} reads of the claims (read once, when the
+     * identity was kept) are immutable and shared.
      */
     SecurityIdentity identityFor(TokenCredential token, RoutingContext request, AuthenticationRequestContext context) {
         JwtClaims own = new JwtClaims();
         claims.forEach(own::setClaim);
         own.setClaim(Claims.raw_token.name(), token.getToken());
-        return QuarkusSecurityIdentity.builder()
+        QuarkusSecurityIdentity.Builder identity = QuarkusSecurityIdentity.builder()
             .setPrincipal(new OidcJwtCallerPrincipal(own, token, principalClaim))
             .addCredential(token)
             .addRoles(roles)
             .addPermissions(permissions)
             .addAttributes(attributes)
             .addAttribute(RoutingContext.class.getName(), request)
-            .addAttribute(AuthenticationRequestContext.class.getName(), context)
-            .build();
+            .addAttribute(AuthenticationRequestContext.class.getName(), context);
+        if (read != null) {
+            identity.addAttributes(read);
+        }
+        return identity.build();
     }
 
     /** The claims as unmodifiable maps and lists all the way down, so no request can change them for the next. */

@@ -9,7 +9,11 @@ import io.quarkus.security.identity.SecurityIdentityAugmentor;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -18,7 +22,8 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * principal; a token without it is refused), {@code tenant} when it matches
  * the tenant pattern (else the identity has none, and {@link TenantPolicy} refuses it), and {@code caller_type}
  * when it is {@code human} or {@code agent}. Scopes become roles by configuration
- * ({@code quarkus.oidc.roles.role-claim-path=scope}).
+ * ({@code quarkus.oidc.roles.role-claim-path=scope}). An identity the identity cache built carries them already
+ * (read once, when the cache kept the token's identity) and passes as it is.
  */
 @ApplicationScoped
 public class TokenClaims implements SecurityIdentityAugmentor {
@@ -27,29 +32,43 @@ public class TokenClaims implements SecurityIdentityAugmentor {
     public static final Pattern TENANT_PATTERN = Pattern.compile("^[a-z0-9][a-z0-9-]{0,62}$");
 
     private static final Set<String> CLAIMABLE_CALLER_TYPES = Set.of("human", "agent");
+    /** The attribute that marks an identity whose claims were read into its attributes. */
+    private static final String READ = TokenClaims.class.getName();
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
+        if (identity.isAnonymous() || identity.getAttribute(READ) != null
+            || !(identity.getPrincipal() instanceof JsonWebToken token)) {
+            // An identity the identity cache built already carries what this reads (CachedIdentity).
             return Uni.createFrom().item(identity);
         }
-        String subject = token.getSubject();
-        if (subject == null || subject.isBlank()) {
+        Map<String, Object> attributes = attributesOf(name -> claim(token, name));
+        if (attributes == null) {
             // The principal is sub and nothing else (docs/security-and-limits.md): a token without one names nobody and
             // is refused (401).
             return Uni.createFrom().failure(new AuthenticationFailedException("token without sub"));
         }
-        QuarkusSecurityIdentity.Builder augmented = QuarkusSecurityIdentity.builder(identity);
-        augmented.addAttribute(Claims.SUBJECT, subject);
-        Object tenant = claim(token, Claims.TENANT);
-        if (tenant instanceof String value && TENANT_PATTERN.matcher(value).matches()) {
-            augmented.addAttribute(Claims.TENANT, value);
+        return Uni.createFrom().item(QuarkusSecurityIdentity.builder(identity).addAttributes(attributes).build());
+    }
+
+    /**
+     * The attributes a token with these claims gives its identity, with the mark that they were read; null when it
+     * has no {@code sub} (the token is refused).
+     */
+    static Map<String, Object> attributesOf(Function<String, Object> claims) {
+        if (!(claims.apply(Claims.SUBJECT) instanceof String subject) || subject.isBlank()) {
+            return null;
         }
-        Object callerType = claim(token, Claims.CALLER_TYPE);
-        if (callerType instanceof String value && CLAIMABLE_CALLER_TYPES.contains(value)) {
-            augmented.addAttribute(Claims.CALLER_TYPE, value);
+        Map<String, Object> attributes = new HashMap<>(8);
+        attributes.put(Claims.SUBJECT, subject);
+        if (claims.apply(Claims.TENANT) instanceof String tenant && TENANT_PATTERN.matcher(tenant).matches()) {
+            attributes.put(Claims.TENANT, tenant);
         }
-        return Uni.createFrom().item(augmented.build());
+        if (claims.apply(Claims.CALLER_TYPE) instanceof String callerType && CLAIMABLE_CALLER_TYPES.contains(callerType)) {
+            attributes.put(Claims.CALLER_TYPE, callerType);
+        }
+        attributes.put(READ, Boolean.TRUE);
+        return Collections.unmodifiableMap(attributes);
     }
 
     /**

@@ -12,11 +12,27 @@ import java.security.NoSuchAlgorithmException;
  */
 public record TokenDigest(long first, long second, long third, long fourth) {
 
+    /** Bytes of a token digested at a time. */
+    private static final int CHUNK = 256;
+
     /** The digest of {@code token}, over its UTF-16 code units (every distinct string has distinct input). */
     public static TokenDigest of(CharSequence token) {
-        ByteBuffer characters = ByteBuffer.allocate(token.length() * Character.BYTES);
-        characters.asCharBuffer().append(token);
-        return of(characters.array());
+        // The characters as UTF-16 (big-endian, two bytes each), digested a small chunk at a time rather than copied
+        // whole: a bearer token is a kilobyte or more, and this runs on every request.
+        MessageDigest sha = sha256();
+        byte[] chunk = new byte[Math.min(CHUNK, token.length() * Character.BYTES)];
+        int filled = 0;
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            chunk[filled++] = (byte) (c >>> 8);
+            chunk[filled++] = (byte) c;
+            if (filled == chunk.length) {
+                sha.update(chunk, 0, filled);
+                filled = 0;
+            }
+        }
+        sha.update(chunk, 0, filled);
+        return of(sha);
     }
 
     /**
@@ -44,7 +60,13 @@ public record TokenDigest(long first, long second, long third, long fourth) {
 
     /** The digest of some bytes. */
     public static TokenDigest of(byte[] bytes) {
-        ByteBuffer hash = ByteBuffer.wrap(sha256().digest(bytes));
+        MessageDigest sha = sha256();
+        sha.update(bytes);
+        return of(sha);
+    }
+
+    private static TokenDigest of(MessageDigest sha) {
+        ByteBuffer hash = ByteBuffer.wrap(sha.digest());
         return new TokenDigest(hash.getLong(), hash.getLong(), hash.getLong(), hash.getLong());
     }
 

@@ -2,8 +2,10 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Routes;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +33,14 @@ public final class RouteTemplates {
     private static final List<Template> SERVED = compile(Stream.concat(Routes.ALL.stream(), Routes.OPERATOR.stream())
         .toList());
 
+    /**
+     * The answer of {@link #of} for each path that is a template without parameters (with and without its trailing
+     * slash), found without a pattern: most requests are on such a path.
+     */
+    private static final Map<String, String> LITERAL = Routes.ALL.stream().filter(template -> !template.contains("{"))
+        .flatMap(template -> Stream.of(template, template + "/")).distinct()
+        .collect(Collectors.toUnmodifiableMap(path -> path, RouteTemplates::matched));
+
     private RouteTemplates() {
     }
 
@@ -39,6 +49,14 @@ public final class RouteTemplates {
         if (path == null) {
             return OTHER;
         }
+        String literal = LITERAL.get(path);
+        if (literal != null) {
+            return literal;
+        }
+        return matched(path);
+    }
+
+    private static String matched(String path) {
         for (Template template : TEMPLATES) {
             if (template.pattern().matcher(path).matches()) {
                 return template.template();

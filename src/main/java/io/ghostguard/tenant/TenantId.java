@@ -21,6 +21,6 @@ public record TenantId(String value) {
 
     /** A Redis key {@code <kind>:{t:<tenant>}:<suffix>}. */
     public String key(Keyspace kind, String suffix) {
-        return kind.prefix() + ":" + hashTag() + ":" + suffix;
+        return kind.prefix() + ":{t:" + value + "}:" + suffix;
     }
 }

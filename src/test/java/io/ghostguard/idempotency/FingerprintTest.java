@@ -72,4 +72,18 @@ class FingerprintTest {
         assertNotEquals(of(valid), of("{\"a\":2,\"a\":1}"), "duplicate keys, the last one wins elsewhere");
         assertNotEquals(of(valid), of("{\"a\":1"), "truncated");
     }
+
+    @Test
+    void fingerprintsStoredByEarlierVersionsStillMatch() {
+        // Records written before an upgrade hold fingerprints like these: the same request must still match them.
+        assertEquals("0909c595061dddb6d0231c458490c0abb68462c0cfb21655c9f13981c33bd2d2", Fingerprint.of("POST",
+            "/api/v1/orders", ("{\"customerId\":\"c-1\",\"currency\":\"EUR\",\"note\":null,\"items\":[{\"sku\":\"b\","
+                + "\"quantity\":2,\"x\":1.50},{\"sku\":\"a\",\"quantity\":1}]}").getBytes(UTF_8)));
+        assertEquals("eeeee9c4bf9662a7aa1c061ca8b2356533685b4cd0946bfb66bde338d0895b85",
+            Fingerprint.of("POST", "/api/v1/orders", "{\"a\":1,\"a\":2}".getBytes(UTF_8)));
+        assertEquals("8aa8d428cb57a01f110fc23c85759f1ba1e20f8966a232c83325be284401c8f0",
+            Fingerprint.of("POST", "/api/v1/orders", new byte[0]));
+        assertEquals("d286c3cfec8139d5ea82786879f66ac9884efa27687e1b3bc1458d9eff5a2e61",
+            Fingerprint.of("POST", "/api/v1/orders", "\"\u00e9t\u00e9 \\u00e9\"".getBytes(UTF_8)));
+    }
 }

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -217,6 +218,10 @@ class IdentityCacheTest {
         assertEquals(TokenDigest.of(token), TokenDigest.of(new StringBuilder(token)));
         assertNotEquals(TokenDigest.of(token), TokenDigest.of(tampered));
         assertEquals(false, TokenDigest.of(token).toString().contains(token.substring(0, 8)));
+        // Digested a chunk at a time, over the UTF-16 code units: the SHA-256 of those bytes, whatever the length.
+        for (String text : List.of(token, "", "x", "é" + "a".repeat(127), "b".repeat(128), "c".repeat(129))) {
+            assertEquals(TokenDigest.of(text.getBytes(java.nio.charset.StandardCharsets.UTF_16BE)), TokenDigest.of(text));
+        }
     }
 
     @Test

@@ -44,6 +44,8 @@ class RouteTemplatesTest {
         assertEquals(Routes.ORDER_CANCELLATION, RouteTemplates.of("/api/v1/orders/o1/cancellation"));
         assertEquals(Routes.ORDER, RouteTemplates.of("/api/v1/orders/o1"));
         assertEquals(Routes.ORDERS, RouteTemplates.of("/api/v1/orders/"));
+        assertEquals(Routes.ORDERS, RouteTemplates.of("/api/v1/orders"));
+        assertEquals(Routes.PAYMENTS, RouteTemplates.of("/api/v1/payments/"));
         assertEquals(Routes.INVENTORY_ITEM, RouteTemplates.of("/api/v1/inventory/sku-1"));
         assertEquals(Routes.PAYMENTS, RouteTemplates.of("/api/v1/payments"));
     }
