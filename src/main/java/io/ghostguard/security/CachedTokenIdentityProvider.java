@@ -19,8 +19,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@link IdentityCache} without its signature checked or its claims parsed again; any other token goes to OIDC's
  * provider, whose identity is kept when it is a locally verified JWT. The mechanism (token extraction, tenant
  * resolution, the challenge) stays OIDC's, and every refusal is OIDC's own: the cache only ever answers with an
- * identity OIDC built before, and never keeps a failure. The augmentors ({@link TokenClaims}) run on every request's
- * identity, cached or not.
+ * identity OIDC built before, and never keeps a failure. The augmentors run on every request's identity, cached or
+ * not; a cached one already carries what {@link TokenClaims} reads of its claims (read once, when it was kept), and
+ * {@link TokenClaims} passes it as it is.
  */
 @ApplicationScoped
 public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
