@@ -1,7 +1,6 @@
 package io.ghostguard.idempotency;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -75,7 +74,8 @@ public final class Fingerprint {
             JsonNode tree;
             try {
                 tree = JSON.readTree(body);
-            } catch (JsonProcessingException notJson) {
+            } catch (IOException notJson) {
+                // Not only JsonProcessingException: Jackson's guess of the encoding throws a CharConversionException.
                 tree = null;
             }
             if (tree == null || tree.isMissingNode()) {

@@ -86,4 +86,15 @@ class FingerprintTest {
         assertEquals("d286c3cfec8139d5ea82786879f66ac9884efa27687e1b3bc1458d9eff5a2e61",
             Fingerprint.of("POST", "/api/v1/orders", "\"\u00e9t\u00e9 \\u00e9\"".getBytes(UTF_8)));
     }
+
+    @Test
+    void bodiesJacksonCannotEvenDecodeAreHashedAsTheirBytes() throws Exception {
+        // Jackson takes these for UTF-32 or an unknown UCS-4 order and throws while decoding, not while parsing.
+        for (byte[] body : new byte[][] {{0, 0, 0x7B, 0}, {0, 0x7B, 0, 0}, {0, 0, 0, 0x22, 0, 0, (byte) 0xD8}}) {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update("POST\u0000/o\u0000raw\u0000".getBytes(UTF_8));
+            sha.update(body);
+            assertEquals(java.util.HexFormat.of().formatHex(sha.digest()), Fingerprint.of("POST", "/o", body));
+        }
+    }
 }
