@@ -146,11 +146,10 @@ if ARGV[3] ~= '' then stored(KEYS[7], ARGV[1] .. '\n' .. ARGV[5], ARGV[8]) end
 -- an order that is the oldest of both twice).
 if retention > 0 then
   redis.call('PEXPIRE', KEYS[2], kept)
-  local indexes = {KEYS[3], KEYS[4]}
   local heads = {redis.call('ZRANGE', KEYS[3], '0', '0')[1], redis.call('ZRANGE', KEYS[4], '0', '0')[1]}
   if redis.call('EXISTS', orderPrefix .. heads[1], orderPrefix .. heads[2]) < 2 then
     for i = 1, 2 do
-      local index, head = indexes[i], heads[i]
+      local index, head = KEYS[2 + i], heads[i]
       if head ~= ARGV[1] and redis.call('EXISTS', orderPrefix .. head) == 0 then
         for _, oldest in ipairs(redis.call('ZRANGE', index, '0', '15')) do
           if oldest ~= head and (oldest == ARGV[1] or redis.call('EXISTS', orderPrefix .. oldest) == 1) then break end
