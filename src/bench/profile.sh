@@ -60,8 +60,11 @@ curl -sf -X PUT http://127.0.0.1:18421/api/v1/inventory/bench -H 'Content-Type: 
 # The load runs through the warm-up, then through two more whole windows, measured apart (the CPU time per
 # placement of the JVM and of its redis-server); the last whole window is summarised.
 run_wrk warm-up "$WARMUP" -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench warm
+# Redis counts its commands from here: the measured run's placements only.
+redis-cli -p 16421 CONFIG RESETSTAT >/dev/null
 CPU_PIDS="jvm=$APP redis=$REDIS" \
   run_wrk profiled $(( 2 * WINDOW + 5 )) -s src/bench/unique-orders.lua http://127.0.0.1:18421 -- bench profiled
+redis-cli -p 16421 INFO commandstats | tr -d '\r' > "$OUT/commandstats.txt"
 kill "$APP"; wait "$APP" 2>/dev/null || true
 LAST=$(ls "$OUT"/window-*.collapsed | sort -V | tail -2 | head -1)
 cp "$LAST" "$OUT/orders-$EVENT.collapsed"
@@ -69,3 +72,20 @@ echo "== $EVENT profile of the ${WINDOW} s window ending at about $(( WARMUP + 2
 # Placements in the window: the measured load's mean rate times the window.
 PLACEMENTS=$(awk -v w="$WINDOW" '/Requests\/sec/ {printf "%.0f", $2 * w}' "$OUT/profiled.txt")
 python3 src/bench/profile-summary.py "$OUT/orders-$EVENT.collapsed" 25 "$EVENT" "$PLACEMENTS"
+# Where the Redis CPU of a placement goes, from Redis's own counts over the measured run: each command's calls and
+# microseconds per placement (the scripts' commands run inside EVALSHA, whose time holds theirs and the Lua around
+# them); what the process spent past the scripts is the sockets and the protocol.
+awk -F'[:=,]' -v n="$(awk '/requests in/ {print $1}' "$OUT/profiled.txt")" -v cpu="${CPU_profiled_redis:-0}" '
+  /^cmdstat_/ && $1 !~ /config/ {
+    name = substr($1, 9); calls = $3 / n; us = $5 / n
+    if (name == "evalsha" || name == "eval") { scripts += us; scriptCalls += calls } else { inner += us; commands += calls }
+    line[name] = sprintf("    %-10s %5.2f calls %6.1f us", name, calls, us)
+  }
+  END {
+    print "== Redis per placement (INFO commandstats over the measured run, " n " placements)"
+    for (k in line) print line[k] | "sort -k4 -n -r"
+    close("sort -k4 -n -r")
+    printf "  %.1f scripts (%.1f us inside them), of which their %.1f commands %.1f us and the Lua around them %.1f us;" \
+      " the process %s us a placement, so %.1f us past the scripts (sockets, protocol)\n", scriptCalls, scripts, commands,
+      inner, scripts - inner, cpu, cpu - scripts
+  }' "$OUT/commandstats.txt"
