@@ -74,11 +74,15 @@ PLACEMENTS=$(awk -v w="$WINDOW" '/Requests\/sec/ {printf "%.0f", $2 * w}' "$OUT/
 python3 src/bench/profile-summary.py "$OUT/orders-$EVENT.collapsed" 25 "$EVENT" "$PLACEMENTS"
 # Where the Redis CPU of a placement goes, from Redis's own counts over the measured run: each command's calls and
 # microseconds per placement (the scripts' commands run inside EVALSHA, whose time holds theirs and the Lua around
-# them); what the process spent past the scripts is the sockets and the protocol.
-awk -F'[:=,]' -v n="$(awk '/requests in/ {print $1}' "$OUT/profiled.txt")" -v cpu="${CPU_profiled_redis:-0}" '
+# them; a placement sends no command outside its two scripts, so any other command of the run counts among theirs);
+# the rest of the process's CPU is the sockets, the protocol and Redis's background work (Redis times its commands by
+# the clock and /proc gives CPU time, so that split is approximate).
+REQUESTS=$(awk '/requests in/ {print $1}' "$OUT/profiled.txt")
+[ -n "$REQUESTS" ] && [ "$REQUESTS" -gt 0 ] || { echo "no request count in $OUT/profiled.txt"; exit 1; }
+awk -F'[:=,]' -v n="$REQUESTS" -v cpu="${CPU_profiled_redis:-0}" '
   /^cmdstat_/ && $1 !~ /config/ {
     name = substr($1, 9); calls = $3 / n; us = $5 / n
-    if (name == "evalsha" || name == "eval") { scripts += us; scriptCalls += calls } else { inner += us; commands += calls }
+    if (name ~ /^eval/) { scripts += us; scriptCalls += calls } else { inner += us; commands += calls }
     line[name] = sprintf("    %-10s %5.2f calls %6.1f us", name, calls, us)
   }
   END {
@@ -86,6 +90,6 @@ awk -F'[:=,]' -v n="$(awk '/requests in/ {print $1}' "$OUT/profiled.txt")" -v cp
     for (k in line) print line[k] | "sort -k4 -n -r"
     close("sort -k4 -n -r")
     printf "  %.1f scripts (%.1f us inside them), of which their %.1f commands %.1f us and the Lua around them %.1f us;" \
-      " the process %s us a placement, so %.1f us past the scripts (sockets, protocol)\n", scriptCalls, scripts, commands,
+      " the process %s us a placement, so %.1f us besides them (sockets, protocol, background work)\n", scriptCalls, scripts, commands,
       inner, scripts - inner, cpu, cpu - scripts
   }' "$OUT/commandstats.txt"
