@@ -148,13 +148,9 @@ public final class LuaScript {
     public record Replied(List<String> reply, int acknowledged) {
     }
 
-    /** The call as the client sends it, its arguments added as they are (no list or array of them between). */
     private static Request request(Command command, String script, List<String> keys, List<String> args) {
-        Request request = Request.cmd(command).arg(script).arg(keys.size());
-        for (String key : keys) {
-            request.arg(key);
-        }
-        for (String argument : args) {
+        Request request = Request.cmd(command);
+        for (String argument : arguments(script, keys, args)) {
             request.arg(argument);
         }
         return request;

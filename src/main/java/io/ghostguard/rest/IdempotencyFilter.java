@@ -120,16 +120,11 @@ public class IdempotencyFilter {
         }
         try {
             String body = entity instanceof String text ? text : json.writeValueAsString(entity);
-            response.setEntity(body.getBytes(StandardCharsets.UTF_8), null, mediaType(contentType));
+            response.setEntity(body.getBytes(StandardCharsets.UTF_8), null, MediaType.valueOf(contentType));
             return body;
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** The answer's media type; JSON, the usual one, without parsing its name again on every answer. */
-    private static MediaType mediaType(String contentType) {
-        return Ticket.JSON.equals(contentType) ? MediaType.APPLICATION_JSON_TYPE : MediaType.valueOf(contentType);
     }
 
     /** Reads the buffered body for the fingerprint and puts it back for the resource. */
