@@ -47,9 +47,11 @@ import java.util.concurrent.TimeUnit;
  * <p>While the instance is at its limit, each caller type keeps its share and, within it, no principal holds more
  * than its fair part while others of its type are in flight ({@link AdmissionLimiter}). A verified principal's
  * retry of a key it had admitted skips the queue and is counted in flight; one whose answer was a refusal is
- * forgotten. A verified principal that sends the same request again before the Retry-After it was given is refused
- * at once, without asking the limiter; each such early return counts toward its automatic brake, and from the second
- * one its connection is closed after the answer.
+ * forgotten. A verified principal that sends the same request again, on the connection that carried the
+ * Retry-After it was given, before that time is refused at once, without asking the limiter; each such early return
+ * counts toward its automatic brake, and from the second one its connection is closed after the answer. Only that
+ * connection proves the advice was read: the same request on another connection (a copy sent at the same time, or a
+ * client that timed out, closed its connection and never saw the answer) is decided by the limiter like any other.
  *
  * <p>Only the service's own latency and failures move the limit: an answer within the objective lets it grow; one
  * slower, or a 5xx of the service (not a brake or a shed), lowers it; every refusal (any 4xx, a brake, a shed) and
@@ -163,7 +165,8 @@ public class AdmissionControl {
             key = AdmittedKey.of(who.principal(), method, path, idempotencyKey);
         }
         if (fairness && !mcp) {
-            intent = key != 0 ? key : AdmittedKey.of(who.principal(), method, path, request.query());
+            intent = EarlyReturns.onConnection(key != 0 ? key : AdmittedKey.of(who.principal(), method, path,
+                request.query()), request.connection());
             if (early.waiting(intent, now)) {
                 cameBackEarly(context, who, tier, label, intent, now);
                 return;

@@ -4,9 +4,13 @@ import io.ghostguard.memory.RecentKeys;
 
 /**
  * Requests of verified principals that were told to retry later, each until the Retry-After it was given, by the
- * digest of its intent (principal, method, path as routed, idempotency key or query): the same request sent again
- * before that time came back early. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten
- * request is decided by the limiter as any other).
+ * digest of its intent (principal, method, path as routed, idempotency key or query) on the connection that carried
+ * the answer ({@link #onConnection}): the same request sent again on that connection before that time came back
+ * early. The connection is the proof that the advice was read (an HTTP/1.1 client sends its next request on a
+ * connection only after reading the answer before it); the same request on another connection may have left before
+ * the answer arrived (a copy sent at once, a client that timed out and reconnected) and is not held against its
+ * principal. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten request is decided by
+ * the limiter as any other).
  */
 final class EarlyReturns {
 
@@ -26,6 +30,18 @@ final class EarlyReturns {
     EarlyReturns(int capacity) {
         this.waiting = new RecentKeys(capacity);
         this.warned = new RecentKeys(Math.max(1024, capacity / 8));
+    }
+
+    /**
+     * The digest of {@code intent} sent on {@code connection}: the same intent on another connection is another
+     * digest (the connection's identity hash mixed in; a collision needs the same intent on two live connections
+     * with equal identity hashes).
+     */
+    static long onConnection(long intent, Object connection) {
+        long mixed = intent ^ System.identityHashCode(connection) * 0x9E3779B97F4A7C15L;
+        mixed = (mixed ^ mixed >>> 30) * 0xBF58476D1CE4E5B9L;
+        mixed = (mixed ^ mixed >>> 27) * 0x94D049BB133111EBL;
+        return mixed ^ mixed >>> 31;
     }
 
     /** Whether {@code intent} is waiting at {@code now} ({@link System#nanoTime()} scale). */

@@ -162,13 +162,7 @@ class AdmissionControlTest {
     /** One whole request on its own connection, its path sent exactly as given; the status and the answer. */
     private static String[] raw(String path, String token, String key, String body) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", io.restassured.RestAssured.port)) {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                + token + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + key + "\r\nContent-Length: "
-                + bytes.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-            socket.getOutputStream().write(bytes);
-            socket.getOutputStream().flush();
-            socket.setSoTimeout(20_000);
+            send(socket, path, token, key, body, "Connection: close\r\n");
             String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             return new String[] {answer.substring(9, 12), answer};
         }
@@ -316,6 +310,75 @@ class AdmissionControlTest {
             String[] placed = raw("/api/v1/orders", polite, unique("k"), body);
             assertEquals("201", placed[0], "another agent principal is admitted: " + placed[1]);
         }
+    }
+
+    /**
+     * Item: a request sent again before its Retry-After is an early return only on the connection that carried the
+     * advice (the client read it there); the same request on another connection (a copy sent at once, a client that
+     * timed out and reconnected) is decided by the limiter like any other, and is not held against its principal.
+     */
+    @Test
+    void anEarlyReturnIsOneOnlyOnTheConnectionThatCarriedTheAdvice() throws Exception {
+        String sku = unique("early");
+        stock(sku, 100, 10);
+        String agent = verified(Tokens.token().subject(unique("agent")).callerType("agent").sign());
+        String body = orderBody("c", sku, 1, "tok_ok");
+        String key = unique("k");
+        awaitIdle();
+        PrometheusText before = metrics();
+        try (Socket first = hold(agent, unique("held"), body); Socket second = hold(agent, unique("held"), body);
+             Socket advised = new Socket("127.0.0.1", io.restassured.RestAssured.port);
+             Socket other = new Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+            Await.until("both held placements are admitted and in flight", Duration.ofSeconds(10),
+                () -> inFlight() >= 2);
+            String shed = exchange(advised, agent, key, body);
+            assertTrue(shed.startsWith("HTTP/1.1 503") && shed.contains("at the most it can serve"), shed);
+            String early = exchange(advised, agent, key, body);
+            assertTrue(early.startsWith("HTTP/1.1 503") && early.contains("came back before that time"), early);
+            assertTrue(!early.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), early);
+            String elsewhere = exchange(other, agent, key, body);
+            assertTrue(elsewhere.startsWith("HTTP/1.1 503") && elsewhere.contains("at the most it can serve"),
+                "the same request on another connection is shed by the limiter, not refused as early: " + elsewhere);
+            String again = exchange(advised, agent, key, body);
+            assertTrue(again.contains("came back before that time")
+                && again.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), again);
+            advised.setSoTimeout(10_000);
+            assertEquals(-1, advised.getInputStream().read(), "the second early return closes its connection");
+        }
+        assertEquals(100, available(sku), "nothing of the refused requests ran");
+        PrometheusText after = metrics();
+        assertEquals(shed(before, "agent") + 4, shed(after, "agent"), after.describe("admission_shed_total"));
+    }
+
+    /** One whole placement written on {@code socket}, its path exactly as given, with {@code headers} added. */
+    private static void send(Socket socket, String path, String token, String key, String body, String headers)
+        throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+            + token + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + key + "\r\nContent-Length: "
+            + bytes.length + "\r\n" + headers + "\r\n").getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().write(bytes);
+        socket.getOutputStream().flush();
+        socket.setSoTimeout(20_000);
+    }
+
+    /** One whole placement on a kept-alive connection and its answer (head and body, by its Content-Length). */
+    private static String exchange(Socket socket, String token, String key, String body) throws IOException {
+        send(socket, "/api/v1/orders", token, key, body, "");
+        java.io.InputStream in = socket.getInputStream();
+        java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.UTF_8).endsWith("\r\n\r\n")) {
+            int next = in.read();
+            if (next < 0) {
+                throw new IOException("connection closed before an answer: " + head.toString(StandardCharsets.UTF_8));
+            }
+            head.write(next);
+        }
+        String text = head.toString(StandardCharsets.UTF_8);
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length:\\s*(\\d+)")
+            .matcher(text);
+        int size = length.find() ? Integer.parseInt(length.group(1)) : 0;
+        return text + new String(in.readNBytes(size), StandardCharsets.UTF_8);
     }
 
     private static String type(Response response) {
