@@ -1654,7 +1654,7 @@ public final class Storm {
         long backoffBaseMs = 50;
         long backoffCapMs = 2000;
         double doubleShare = 0.05;
-        int maxInflight = 6000;
+        int maxInflight = 1900;
         int clientThreads = 4;
         int settleSeconds = 300;
         boolean abandonWithFin = true;

@@ -114,7 +114,8 @@ public interface AdmissionConfig extends CheckedSettings {
     /**
      * While the instance is at its admission limit, no principal holds more than its share of its caller type's
      * partition while other principals of that type are in flight, and a principal that comes back before the
-     * Retry-After it was given is refused at once (counted toward its automatic brake).
+     * Retry-After it was given, on the HTTP/1.x connection that carried it, is refused at once (counted toward its
+     * automatic brake).
      */
     interface FairnessConfig {
         /** Whether fairness between principals applies (off only to measure without it); default true. */

@@ -22,6 +22,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,11 +48,12 @@ import java.util.concurrent.TimeUnit;
  * <p>While the instance is at its limit, each caller type keeps its share and, within it, no principal holds more
  * than its fair part while others of its type are in flight ({@link AdmissionLimiter}). A verified principal's
  * retry of a key it had admitted skips the queue and is counted in flight; one whose answer was a refusal is
- * forgotten. A verified principal that sends the same request again, on the connection that carried the
- * Retry-After it was given, before that time is refused at once, without asking the limiter; each such early return
- * counts toward its automatic brake, and from the second one its connection is closed after the answer. Only that
- * connection proves the advice was read: the same request on another connection (a copy sent at the same time, or a
- * client that timed out, closed its connection and never saw the answer) is decided by the limiter like any other.
+ * forgotten. A verified principal that sends the same request again over HTTP/1.x, on the connection that carried
+ * the Retry-After it was given, before that time is refused at once, without asking the limiter; each such early
+ * return counts toward its automatic brake, and from the second one its connection is closed after the answer. Only
+ * that connection shows the advice was read (the answer is written before the connection's next request is read):
+ * the same request on another connection (a copy sent at the same time, or a client that timed out, closed its
+ * connection and never saw the answer), or over HTTP/2, is decided by the limiter like any other.
  *
  * <p>Only the service's own latency and failures move the limit: an answer within the objective lets it grow; one
  * slower, or a 5xx of the service (not a brake or a shed), lowers it; every refusal (any 4xx, a brake, a shed) and
@@ -164,7 +166,8 @@ public class AdmissionControl {
         if (idempotencyKey != null) {
             key = AdmittedKey.of(who.principal(), method, path, idempotencyKey);
         }
-        if (fairness && !mcp) {
+        // Over HTTP/2 one connection carries streams at once, so it proves nothing of what the client read.
+        if (fairness && !mcp && request.version() != HttpVersion.HTTP_2) {
             intent = EarlyReturns.onConnection(key != 0 ? key : AdmittedKey.of(who.principal(), method, path,
                 request.query()), request.connection());
             if (early.waiting(intent, now)) {

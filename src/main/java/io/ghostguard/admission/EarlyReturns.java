@@ -6,10 +6,10 @@ import io.ghostguard.memory.RecentKeys;
  * Requests of verified principals that were told to retry later, each until the Retry-After it was given, by the
  * digest of its intent (principal, method, path as routed, idempotency key or query) on the connection that carried
  * the answer ({@link #onConnection}): the same request sent again on that connection before that time came back
- * early. The connection is the proof that the advice was read (an HTTP/1.1 client sends its next request on a
- * connection only after reading the answer before it); the same request on another connection may have left before
- * the answer arrived (a copy sent at once, a client that timed out and reconnected) and is not held against its
- * principal. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten request is decided by
+ * early. Over HTTP/1.x the connection is what shows the advice was read (a client sends its next request on a
+ * connection after reading the answer before it, unless it pipelines); the same request on another connection may
+ * have left before the answer arrived (a copy sent at once, a client that timed out and reconnected) and is not held
+ * against its principal. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten request is decided by
  * the limiter as any other).
  */
 final class EarlyReturns {
@@ -34,8 +34,8 @@ final class EarlyReturns {
 
     /**
      * The digest of {@code intent} sent on {@code connection}: the same intent on another connection is another
-     * digest (the connection's identity hash mixed in; a collision needs the same intent on two live connections
-     * with equal identity hashes).
+     * digest (the connection's identity hash mixed in; a collision needs the same intent of the same principal on
+     * two connections with equal identity hashes within one wait, about one chance in 2^31 per such pair).
      */
     static long onConnection(long intent, Object connection) {
         long mixed = intent ^ System.identityHashCode(connection) * 0x9E3779B97F4A7C15L;
