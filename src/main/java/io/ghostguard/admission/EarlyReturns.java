@@ -9,8 +9,8 @@ import io.ghostguard.memory.RecentKeys;
  * early. Over HTTP/1.x the connection is what shows the advice was read (a client sends its next request on a
  * connection after reading the answer before it, unless it pipelines); the same request on another connection may
  * have left before the answer arrived (a copy sent at once, a client that timed out and reconnected) and is not held
- * against its principal. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten request is decided by
- * the limiter as any other).
+ * against its principal. Bounded (two {@link RecentKeys}); lossy only in the safe direction (a forgotten request is
+ * decided by the limiter as any other).
  */
 final class EarlyReturns {
 
