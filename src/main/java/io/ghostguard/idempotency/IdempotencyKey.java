@@ -80,8 +80,9 @@ public final class IdempotencyKey {
 
     /**
      * Parses one header value: 1-255 visible ASCII characters, bare, or as an sf-string (RFC 8941: in double
-     * quotes, with {@code \"} and {@code \\} escapes and spaces allowed). A bare value with a comma is refused: it
-     * is what two key headers joined into one look like.
+     * quotes, with {@code \"} and {@code \\} escapes), so that {@code "k"} and {@code k} are one key and the quoted
+     * form holds no key the bare one (or an MCP argument) could not: no space. A bare value with a comma is refused:
+     * it is what two key headers joined into one look like; quoted, a comma is part of the key.
      */
     static Parsed parseValue(String raw) {
         String value = raw.strip();
@@ -95,7 +96,7 @@ public final class IdempotencyKey {
                         return new Parsed.Invalid("key has a bad escape in its quoted form");
                     }
                     key.append(value.charAt(++i));
-                } else if (c == '"' || c < 0x20 || c > 0x7E) {
+                } else if (c == '"' || c < 0x21 || c > 0x7E) {
                     return new Parsed.Invalid("key must be visible ASCII characters");
                 } else {
                     key.append(c);

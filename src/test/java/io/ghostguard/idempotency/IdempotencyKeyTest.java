@@ -46,8 +46,10 @@ class IdempotencyKeyTest {
     }
 
     @Test
-    void theQuotedFormUnescapesAndMayHoldSpacesAndCommas() {
-        assertEquals(new Parsed.Valid("a \"b\" c,d\\"), IdempotencyKey.parse("\"a \\\"b\\\" c,d\\\\\"", null));
+    void theQuotedFormUnescapesAndMayHoldCommasButNoSpace() {
+        assertEquals(new Parsed.Valid("a\"b\"c,d\\"), IdempotencyKey.parse("\"a\\\"b\\\"c,d\\\\\"", null));
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("\" \"", null), "a space is not visible ASCII");
+        assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("\"a b\"", null), "quoted or bare");
         assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("\"a\\x\"", null), "unknown escape");
         assertInstanceOf(Parsed.Invalid.class, IdempotencyKey.parse("\"a\"b\"", null), "bare quote inside");
     }

@@ -57,6 +57,17 @@ class KeyHeaderRulesTest {
     }
 
     @Test
+    void aSpaceIsRefusedInTheQuotedFormAsInTheBareOne() {
+        String sku = unique("space");
+        stock(sku, 10, 100);
+        for (String key : new String[] {"\" \"", "\"a b\"", "a b"}) {
+            request().header(IdempotencyKey.HEADER, key).body(OrderRequest.order().line(sku, 1).json()).post(ORDERS)
+                .then().statusCode(400).body("type", endsWith("/idempotency-key-invalid"));
+        }
+        assertEquals(10, available(sku));
+    }
+
+    @Test
     void theQuotedFormAndTheBareFormAreOneKey() {
         String sku = unique("quoted");
         stock(sku, 10, 100);
