@@ -27,7 +27,7 @@ public final class InputViolations {
     public static List<Violation> of(Set<? extends ConstraintViolation<?>> failures) {
         List<Violation> violations = new ArrayList<>();
         for (ConstraintViolation<?> violation : failures) {
-            violations.add(new Violation(fieldOf(violation.getPropertyPath()), violation.getMessage(),
+            violations.add(new Violation(fieldOf(violation), violation.getMessage(),
                 violation.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName()));
         }
         violations.sort(Comparator.comparing(Violation::field).thenComparing(Violation::message));
@@ -80,17 +80,20 @@ public final class InputViolations {
         return path.isEmpty() ? "$" : path.startsWith(".") ? path.substring(1) : path;
     }
 
-    /** JSON path of a bean-validation property path, without the method and parameter nodes of bodies. */
-    static String fieldOf(Path path) {
+    /**
+     * JSON path of a bean-validation failure, without the method and parameter nodes of bodies: a rule over a whole
+     * record is named by its {@link ReportedAs} field, a body that is missing as a whole is {@code $}.
+     */
+    static String fieldOf(ConstraintViolation<?> violation) {
         StringBuilder field = new StringBuilder();
         String parameter = null;
-        for (Path.Node node : path) {
+        for (Path.Node node : violation.getPropertyPath()) {
             ElementKind kind = node.getKind();
             if (kind == ElementKind.METHOD) {
                 continue;
             }
             if (kind == ElementKind.PARAMETER) {
-                parameter = node.getName();
+                parameter = bodyParameter(violation.getPropertyPath(), node) ? "$" : node.getName();
                 continue;
             }
             if (node.isInIterable() && node.getIndex() != null) {
@@ -100,12 +103,43 @@ public final class InputViolations {
                 if (field.length() > 0) {
                     field.append('.');
                 }
-                field.append(node.getName());
+                field.append(reportedName(violation.getLeafBean(), node.getName()));
             }
         }
         if (field.length() == 0) {
             return parameter == null ? "$" : parameter;
         }
         return field.toString();
+    }
+
+    /** The name a property is reported by: its getter's {@link ReportedAs} field when it has one. */
+    private static String reportedName(Object bean, String property) {
+        if (bean == null || property == null || property.isEmpty()) {
+            return property;
+        }
+        String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+        for (String getter : new String[] {"is" + suffix, "get" + suffix}) {
+            try {
+                ReportedAs reported = bean.getClass().getMethod(getter).getAnnotation(ReportedAs.class);
+                if (reported != null) {
+                    return reported.value();
+                }
+            } catch (NoSuchMethodException absent) {
+                // Not a getter of this name: the next, or the property as it is.
+            }
+        }
+        return property;
+    }
+
+    /** Whether a parameter node is a request body (a record), which is the document itself, not a named field. */
+    private static boolean bodyParameter(Path path, Path.Node parameter) {
+        int index = parameter.as(Path.ParameterNode.class).getParameterIndex();
+        for (Path.Node node : path) {
+            if (node.getKind() == ElementKind.METHOD) {
+                List<Class<?>> types = node.as(Path.MethodNode.class).getParameterTypes();
+                return index < types.size() && types.get(index).isRecord();
+            }
+        }
+        return false;
     }
 }

@@ -32,7 +32,7 @@ public class StrictArguments {
         try {
             value = json.treeToValue(arguments, type);
         } catch (JsonProcessingException failure) {
-            List<Violation> violations = SchemaCheck.violations(arguments, type);
+            List<Violation> violations = SchemaCheck.everyViolation(arguments, type, json, validator);
             throw new InvalidInputException(violations.isEmpty() ? List.of(InputViolations.of(failure)) : violations);
         }
         Set<ConstraintViolation<T>> failures = validator.validate(value);

@@ -3,6 +3,7 @@ package io.ghostguard.input;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.validation.Validator;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
@@ -13,15 +14,18 @@ import java.util.List;
 /**
  * When a request record cannot be read, reports every offending field at once instead of the first one
  * Jackson met: the body is parsed as a tree (syntax, duplicate keys and trailing content still fail as
- * a whole) and walked against the record's structure. The happy path only pays for keeping the bytes.
+ * a whole) and walked against the record's structure, and the constraints broken by the fields that do bind are
+ * named in the same answer. The happy path only pays for keeping the bytes.
  */
 @Provider
 public class StrictBodyReader implements ReaderInterceptor {
 
     private final ObjectMapper json;
+    private final Validator validator;
 
-    public StrictBodyReader(ObjectMapper json) {
+    public StrictBodyReader(ObjectMapper json, Validator validator) {
         this.json = json;
+        this.validator = validator;
     }
 
     @Override
@@ -45,7 +49,7 @@ public class StrictBodyReader implements ReaderInterceptor {
     private List<Violation> structuralViolations(byte[] body, ReaderInterceptorContext context) {
         try {
             JsonNode tree = json.readTree(body);
-            return tree == null ? List.of() : SchemaCheck.violations(tree, context.getGenericType());
+            return tree == null ? List.of() : SchemaCheck.everyViolation(tree, context.getGenericType(), json, validator);
         } catch (IOException unreadable) {
             return List.of();
         }

@@ -1,5 +1,6 @@
 package io.ghostguard.inventory.app;
 
+import io.ghostguard.input.ReportedAs;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -20,6 +21,7 @@ public record AdjustStockRequest(
 
     /** A change of zero changes nothing and is most likely a mistake. */
     @AssertTrue(message = "delta must not be zero")
+    @ReportedAs("delta")
     @Schema(hidden = true)
     public boolean isDeltaNonZero() {
         return delta == null || delta != 0;

@@ -1,6 +1,7 @@
 package io.ghostguard.orders.app;
 
 import io.ghostguard.api.Patterns;
+import io.ghostguard.input.ReportedAs;
 import io.ghostguard.orders.OrderItem;
 import io.ghostguard.orders.PlaceOrder;
 import jakarta.validation.Valid;
@@ -49,6 +50,7 @@ public record PlaceOrderRequest(
 
     /** Each SKU may appear once, so that one stock check per SKU covers the whole order. */
     @AssertTrue(message = "each sku may appear only once")
+    @ReportedAs("items")
     @Schema(hidden = true)
     public boolean isSkusUnique() {
         if (items == null) {
