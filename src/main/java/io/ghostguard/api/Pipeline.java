@@ -33,6 +33,11 @@ public final class Pipeline {
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
     public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 7;
     /**
+     * Route handler, after authentication (the platform's filter at -200) and before authorization (-100): a verified
+     * caller's label from its token, so that a refusal of the platform or the REST layer names the right caller.
+     */
+    public static final int ROUTE_VERIFIED_LABELS = -150;
+    /**
      * Route handler, after authentication and authorization (the platform's security filters run at -200 and -100):
      * read a body without a declared length, capped at the body limit, so that an oversized one is refused with 413.
      * Only an authenticated request's body is read: nothing an unauthenticated client sends is buffered.

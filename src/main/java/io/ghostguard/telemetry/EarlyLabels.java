@@ -1,9 +1,13 @@
 package io.ghostguard.telemetry;
 
+import io.ghostguard.api.Claims;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.caller.CallerClassifier;
 import io.ghostguard.caller.CallerConfig;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -14,6 +18,11 @@ import java.util.Set;
  * rejected before the REST layer (oversized or unsupported bodies, unknown paths, 401) are labelled too, on their
  * metrics and their span. Once the caller's identity is known, the gate's access step refines the label with its
  * {@code caller_type} claim, on REST and MCP alike.
+ *
+ * <p>Right after authentication, before the platform authorizes anything, a verified caller's label is its token's
+ * {@code caller_type} claim (on the MCP endpoint, {@code mcp} without one), the same the gate's access step sets: so an
+ * answer the platform or the REST layer gives before the gate runs (403 for a missing scope, 405, 406, 415) counts
+ * against the caller that verifiably sent it, not {@code unknown}.
  *
  * <p>It also gives the platform's HTTP timer its {@code uri} label before anything can answer: the platform takes
  * the template the REST layer matched, and failing that the raw path, so an answer given before routing (413 from
@@ -32,12 +41,14 @@ public class EarlyLabels {
 
     private final CallerClassifier classifier;
     private final Set<String> fixedPaths;
+    private final String mcpPath;
     private final String mcpMessages;
 
     public EarlyLabels(CallerClassifier classifier, CallerConfig caller) {
         this.classifier = classifier;
         String mcp = caller.mcpPath();
         this.fixedPaths = Set.of(mcp, mcp + "/sse", RESOURCE_METADATA);
+        this.mcpPath = mcp;
         this.mcpMessages = mcp + "/messages/";
     }
 
@@ -53,6 +64,20 @@ public class EarlyLabels {
             }
             context.next();
         });
+        router.route().order(Pipeline.ROUTE_VERIFIED_LABELS).handler(context -> {
+            if (context.user() instanceof QuarkusHttpUser user && !user.getSecurityIdentity().isAnonymous()) {
+                verified(context.request(), user.getSecurityIdentity());
+            }
+            context.next();
+        });
+    }
+
+    /** The label of a verified caller, classified as the gate's access step does for its surface. */
+    private void verified(HttpServerRequest request, SecurityIdentity identity) {
+        String path = request.path();
+        boolean mcp = path != null && (path.equals(mcpPath) || path.startsWith(mcpPath + "/"));
+        RequestLabels.refine(classifier.classify(identity.getAttribute(Claims.CALLER_TYPE), mcp ? mcpPath : path,
+            mcp ? null : request.getHeader(CallerClassifier.HEADER), request.getHeader("User-Agent")));
     }
 
     private String uriLabel(String path) {

@@ -2,6 +2,7 @@ package io.ghostguard.telemetry;
 
 import static io.ghostguard.support.Api.anonymous;
 import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.management;
 import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
@@ -308,6 +309,40 @@ class TelemetryTest {
             span.getAttributes().get(AttributeKey.stringKey("url.path")))
             && Long.valueOf(403).equals(span.getAttributes().get(AttributeKey.longKey("http.response.status_code"))));
         assertEquals("agent", refused.getAttributes().get(AttributeKey.stringKey("caller.type")));
+    }
+
+    /**
+     * A verified caller refused before the gate runs (by the platform's scope check, or by the REST layer for a
+     * method or media type) is counted against its token's caller type, on the HTTP series and the schema
+     * violations alike, not as unknown.
+     */
+    @Test
+    void aVerifiedCallerRefusedBeforeTheGateIsCountedAsItsCallerType() {
+        String sku = unique("before-gate");
+        stock(sku, 10, 100);
+        String readOnly = Tokens.token().subject(unique("reader")).callerType("agent").scopes("orders:read").sign();
+        String agent = Tokens.token().subject(unique("writer")).callerType("agent").sign();
+        String forbidden = "http_server_requests_seconds_count";
+        String[] agent403 = {"caller_type", "agent", "uri", "/api/v1/orders", "method", "POST", "status", "403"};
+        String[] unknown403 = {"caller_type", "unknown", "uri", "/api/v1/orders", "method", "POST", "status", "403"};
+        String[] agent415 = {"caller_type", "agent", "constraint", "unsupported-media-type"};
+        String[] agent405 = {"caller_type", "agent", "status", "405"};
+        PrometheusText before = metrics();
+
+        for (int i = 0; i < 3; i++) {
+            as(readOnly).contentType("application/json").header("Idempotency-Key", unique("k"))
+                .body(orderBody("c", sku, 1, "tok_ok")).post("/api/v1/orders").then().statusCode(403);
+        }
+        as(agent).contentType("text/plain").body("x").put("/api/v1/inventory/" + sku).then().statusCode(415);
+        as(agent).delete("/api/v1/inventory/" + sku).then().statusCode(405);
+
+        PrometheusText after = metrics();
+        assertEquals(3, sum(after, forbidden, agent403) - sum(before, forbidden, agent403), after.describe(forbidden));
+        assertEquals(0, sum(after, forbidden, unknown403) - sum(before, forbidden, unknown403));
+        assertEquals(1, sum(after, "schema_violations_total", agent415)
+            - sum(before, "schema_violations_total", agent415), after.describe("schema_violations_total"));
+        assertEquals(1, sum(after, forbidden, agent405) - sum(before, forbidden, agent405), after.describe(forbidden));
+        assertEquals(10, available(sku), "nothing was placed");
     }
 
     /** The request's trace is its own: no span per Redis command (the store's latency is a metric). */
