@@ -42,14 +42,23 @@ public class ProblemCatalogue {
      */
     private static final String APPLIED = "applied";
 
+    /** What a caller knows after a store's failure somewhere in a request that may have run. */
+    private static final String MAY_HAVE_RUN = "A read can be retried as it is. A change may have been applied: retry "
+        + "a POST with the same idempotency key to get its result; read again before repeating a PUT, whose If-Match "
+        + "tells whether it was applied.";
+    /** What a caller knows after a store's failure before anything ran. */
+    private static final String NOTHING_RAN = "Nothing was executed; retry it (a change with the same idempotency key).";
+
     private static final String LEASE_LOST = "This attempt took longer than its lease and applied nothing; retry with "
         + "the same idempotency key.";
 
     private final SchemaViolationMetrics recorder;
+    private final MeterRegistry registry;
     private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
 
     public ProblemCatalogue(SchemaViolationMetrics recorder, MeterRegistry registry) {
         this.recorder = recorder;
+        this.registry = registry;
         on(ConstraintViolationException.class, e -> invalid(InputViolations.of(e.getConstraintViolations())));
         on(JsonProcessingException.class, e -> invalid(List.of(InputViolations.of(e))));
         on(InvalidInputException.class, e -> invalid(e.violations()));
@@ -61,23 +70,39 @@ public class ProblemCatalogue {
             return Refusal.retryAfter(Problem.of(ProblemType.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did "
                 + "not answer, so nothing was changed here. Retry with the same idempotency key."), RETRY_SECONDS);
         });
-        on(StoreBusyException.class, e -> {
-            // The store kept answering; this instance was too busy to take its answer in time: local overload, a
-            // shed of the caller's type (outside the availability SLI), never a store failure.
-            registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE,
-                RequestLabels.caller().type().label()).increment();
-            return Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was too busy to take the "
-                + "data store's answer in time. A read can be retried as it is. A change may have been applied: retry "
-                + "a POST with the same idempotency key to get its result; read again before repeating a PUT, whose "
-                + "If-Match tells whether it was applied."), RETRY_SECONDS);
-        });
-        on(StoreUnavailableException.class, e -> {
-            LOG.warnf("data store unavailable during %s", e.operation());
-            return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store did not answer in "
-                + "time. A read can be retried as it is. A change may have been applied: retry a POST with the same "
-                + "idempotency key to get its result; read again before repeating a PUT, whose If-Match tells "
-                + "whether it was applied."), RETRY_SECONDS);
-        });
+        on(StoreBusyException.class, e -> busy(MAY_HAVE_RUN));
+        on(StoreUnavailableException.class, e -> unavailable(e, MAY_HAVE_RUN));
+    }
+
+    /**
+     * The problem document of a failure that came before anything was executed (nothing the request asks for ran),
+     * so a store's failure says so; any other failure as {@link #refusalOf}.
+     */
+    public Refusal refusalBeforeExecution(Throwable failure) {
+        if (failure instanceof StoreBusyException) {
+            return busy(NOTHING_RAN);
+        }
+        if (failure instanceof StoreUnavailableException unavailable) {
+            return unavailable(unavailable, NOTHING_RAN);
+        }
+        return refusalOf(failure);
+    }
+
+    /**
+     * The store kept answering; this instance was too busy to take its answer in time: local overload, a shed of the
+     * caller's type (outside the availability SLI), never a store failure.
+     */
+    private Refusal busy(String known) {
+        registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, RequestLabels.caller().type().label())
+            .increment();
+        return Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was too busy to take the data "
+            + "store's answer in time. " + known), RETRY_SECONDS);
+    }
+
+    private static Refusal unavailable(StoreUnavailableException failure, String known) {
+        LOG.warnf("data store unavailable during %s", failure.operation());
+        return Refusal.retryAfter(Problem.of(ProblemType.STORE_UNAVAILABLE, "The data store could not be reached or "
+            + "did not answer in time. " + known), RETRY_SECONDS);
     }
 
     /** The domain's refusals, one row per rule: the problem type, the sentence that says what to change, its facts. */

@@ -2,6 +2,7 @@ package io.ghostguard.mcp;
 
 import static io.ghostguard.support.Api.anonymous;
 import static io.ghostguard.support.Api.as;
+import static io.ghostguard.support.Api.available;
 import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Mcp.call;
@@ -10,6 +11,7 @@ import static io.ghostguard.support.Mcp.problem;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -162,9 +164,12 @@ class McpSurfaceTest {
         } finally {
             redis.resume();
         }
-        // Its session cannot be checked: a 503 problem, counted once, by the HTTP series the SLI reads.
+        // Its session cannot be checked: a 503 problem that says nothing ran (no PUT or If-Match advice, which is not
+        // this surface's), counted once, by the HTTP series the SLI reads.
         refused.then().statusCode(503).header("Retry-After", notNullValue())
-            .contentType("application/problem+json").body("type", endsWith("/store-unavailable"));
+            .contentType("application/problem+json").body("type", endsWith("/store-unavailable"))
+            .body("detail", containsString("Nothing was executed")).body("detail", not(containsString("If-Match")));
+        assertEquals(100, available(sku), "nothing was placed");
         PrometheusText after = metrics();
         assertEquals(value(before, "http_server_requests_seconds_count", unavailable) + 1,
             value(after, "http_server_requests_seconds_count", unavailable));

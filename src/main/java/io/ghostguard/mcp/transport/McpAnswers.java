@@ -55,10 +55,13 @@ public class McpAnswers {
         writer.end(context.response(), refusal.problem());
     }
 
-    /** A failure of a store or of the service, as the catalogue answers it (unless the request was answered). */
+    /**
+     * A failure of the transport's own steps (the session, the rate), before any tool ran: as the catalogue answers
+     * it, a store's failure saying that nothing was executed (unless the request was answered).
+     */
     void failed(RoutingContext context, Throwable failure) {
         if (!done(context)) {
-            refuse(context, problems.refusalOf(failure));
+            refuse(context, problems.refusalBeforeExecution(failure));
         }
     }
 
