@@ -4,7 +4,7 @@
 -- tenant holds as many principal brakes as it may, or the hash as many brakes as it may (the bounds hold across
 -- instances; a platform operator passes no bound). An automatic brake never replaces a brake held; an operator
 -- bound to one tenant never replaces or lifts a brake set by anyone but that tenant's operators or the automatic
--- brake. All keys share the hash tag {ghostguard}: one cluster slot.
+-- brake, nor one set with the platform's reach (its JSON has "reach":"platform"), whatever tenant its setter has. All keys share the hash tag {ghostguard}: one cluster slot.
 -- KEYS[1] brakes:{ghostguard}          hash: scope -> brake JSON
 -- KEYS[2] brakes:{ghostguard}:version  counter of changes
 -- KEYS[3] brakes:{ghostguard}:ends     sorted set: scope of a brake that ends by itself -> when (epoch ms)
@@ -36,7 +36,8 @@ for _, field in ipairs(fields) do
     if ARGV[4] ~= '' then
       local ok, brake = pcall(cjson.decode, held)
       local by = ok and type(brake) == 'table' and brake.setBy or nil
-      if type(by) ~= 'string' or (by ~= 'auto' and string.sub(by, 1, #ARGV[4]) ~= ARGV[4]) then foreign = true end
+      if type(by) ~= 'string' or (by ~= 'auto' and string.sub(by, 1, #ARGV[4]) ~= ARGV[4])
+        or brake.reach == 'platform' then foreign = true end
     end
   end
 end

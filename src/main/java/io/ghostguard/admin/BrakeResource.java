@@ -15,6 +15,7 @@ import io.ghostguard.security.Access;
 import io.ghostguard.rest.RestCall;
 import io.ghostguard.security.Scopes;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -26,6 +27,7 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
@@ -74,9 +76,10 @@ public class BrakeResource {
     @Path(Routes.ONE_BRAKE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
-    public Uni<Response> set(@PathParam("scope") @Encoded String scope, @Valid @NotNull SetBrakeRequest request) {
+    public Uni<Response> set(@PathParam("scope") @Encoded String scope, @Context HttpServerRequest http,
+                             @Valid @NotNull SetBrakeRequest request) {
         Duration ttl = request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds());
-        return withinReach(scope, (operator, parsed) -> brakes.set(parsed, request.mode(), request.reason(),
+        return withinReach(http, scope, (operator, parsed) -> brakes.set(parsed, request.mode(), request.reason(),
                 who(operator), ttl, ownTenant(operator))
             .map(set -> switch (set.outcome()) {
                 case DONE -> Response.ok(set.brake()).build();
@@ -91,8 +94,8 @@ public class BrakeResource {
     @DELETE
     @Path(Routes.ONE_BRAKE)
     @Operation(hidden = true)
-    public Uni<Response> lift(@PathParam("scope") @Encoded String scope) {
-        return withinReach(scope, (operator, parsed) -> brakes.declared(parsed)
+    public Uni<Response> lift(@PathParam("scope") @Encoded String scope, @Context HttpServerRequest http) {
+        return withinReach(http, scope, (operator, parsed) -> brakes.declared(parsed)
             ? Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
                 + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")))
             : brakes.lift(parsed, who(operator), ownTenant(operator)).map(lifted -> switch (lifted) {
@@ -105,13 +108,17 @@ public class BrakeResource {
     /**
      * Runs a change of one scope for an operator who may make it: an agent is refused first, then the path segment is
      * read as a scope, then the scope must lie within the operator's reach (before anything says whether it exists).
+     * A path with a {@code ;} is refused as no scope: the platform would take what follows it for matrix parameters
+     * and hand on the segment without them, so {@code principal:t:x;y} would name {@code principal:t:x} (a {@code ;}
+     * of a sub is percent-encoded in its scope).
      */
-    private static Uni<Response> withinReach(String segment, BiFunction<Access, BrakeScope, Uni<Response>> change) {
+    private static Uni<Response> withinReach(HttpServerRequest http, String segment,
+                                             BiFunction<Access, BrakeScope, Uni<Response>> change) {
         Response refused = refusedCaller();
         if (refused != null) {
             return Uni.createFrom().item(refused);
         }
-        BrakeScope parsed = parse(segment);
+        BrakeScope parsed = parse(http.path().indexOf(';') < 0 ? segment : "");
         Access operator = RestCall.access().orElseThrow();
         return reaches(operator, parsed) ? change.apply(operator, parsed) : Uni.createFrom().item(outOfReach());
     }

@@ -57,7 +57,7 @@ final class BrakeChanges {
     private Uni<Setting> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl, Reach reach) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Brake brake = new Brake(scope.text(), mode, reason, setBy, now, ttl == null ? null : now.plus(ttl));
-        String value = store.write(brake);
+        String value = store.write(brake, reach.owner() == null && !reach.onlyIfAbsent());
         boolean bounded = reach.bounded() && scope.kind() == BrakeScope.Kind.PRINCIPAL;
         BrakeStore.Terms terms = new BrakeStore.Terms(reach.owner(), bounded ? maxHeld : null,
             bounded ? maxHeldPerTenant : null, reach.onlyIfAbsent());

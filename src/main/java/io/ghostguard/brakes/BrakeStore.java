@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ghostguard.redis.LuaScript;
 import io.ghostguard.redis.RedisCalls;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -36,6 +37,9 @@ public class BrakeStore {
     static final String ENDS = "brakes:{ghostguard}:ends";
     private static final List<String> KEYS = List.of(BRAKES, VERSION, ENDS);
     private static final LuaScript CHANGE = LuaScript.load("brake-change");
+    /** The stored member that says a brake was set with the platform's reach (brake-change.lua reads it). */
+    static final String REACH = "reach";
+    static final String PLATFORM = "platform";
     private static final LuaScript SWEEP = LuaScript.load("brake-sweep");
 
     private final ReactiveRedisDataSource redis;
@@ -144,9 +148,18 @@ public class BrakeStore {
             .map(reply -> reply.isEmpty() || reply.get(0) == null ? 0 : Integer.parseInt(reply.get(0)));
     }
 
-    /** The JSON a brake is stored as. */
-    String write(Brake brake) {
+    /**
+     * The JSON a brake is stored as; one set with the platform's reach says so ({@value #REACH}: {@value #PLATFORM}),
+     * so an operator bound to a tenant never lifts or replaces it, whichever tenant the platform operator's own token
+     * names. Readers of the brake ignore the member.
+     */
+    String write(Brake brake, boolean platform) {
         try {
+            if (platform) {
+                ObjectNode stored = json.valueToTree(brake);
+                stored.put(REACH, PLATFORM);
+                return json.writeValueAsString(stored);
+            }
             return json.writeValueAsString(brake);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

@@ -617,6 +617,59 @@ class BrakesTest {
     }
 
     /**
+     * A platform operator whose own token names the tenant it brakes: the brake carries the platform's reach, not
+     * the tenant's, so the tenant's operators can neither lift nor weaken it.
+     */
+    @Test
+    void aBrakeSetWithThePlatformsReachIsNotTheTenantsWhateverTheSettersTenant() {
+        String tenant = unique("plat");
+        String onCall = Tokens.token().subject(unique("oncall")).tenant(tenant).callerType("human")
+            .scopes(Scopes.OPS_BRAKE_PLATFORM).sign();
+        String tenantOperator = tenantOperator(tenant);
+        String victim = "principal:" + tenant + ":" + unique("victim");
+        brake(onCall, victim, "all", 600).then().statusCode(200)
+            .body("setBy", org.hamcrest.Matchers.startsWith(tenant + ":"));
+        try {
+            lift(tenantOperator, victim).then().statusCode(403).body("type", endsWith("/forbidden"));
+            brake(tenantOperator, victim, "writes", 1).then().statusCode(403).body("type", endsWith("/forbidden"));
+            as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
+                .body("items.find { it.scope == '" + victim + "' }.mode", org.hamcrest.Matchers.equalTo("all"));
+        } finally {
+            lift(onCall, victim).then().statusCode(204);
+        }
+        String own = "principal:" + tenant + ":" + unique("own");
+        brake(tenantOperator, own, "writes", 60).then().statusCode(200);
+        lift(tenantOperator, own).then().statusCode(204);
+    }
+
+    /**
+     * A ';' in the path would hand the segment on without what follows it (matrix parameters): such a path names no
+     * scope, so it never brakes or lifts the principal before the ';'.
+     */
+    @Test
+    void aPathWithASemicolonNamesNoScope() {
+        String sub = unique("semi");
+        String agent = Tokens.token().subject(sub).callerType("agent").sign();
+        String sku = unique("semi");
+        stockAs(STOCKER, sku, 10, 100);
+        for (String path : List.of("principal:default:" + sub + ";foo=bar", "principal:default:" + sub + ";",
+            "tenant:default;x")) {
+            as(OPERATOR).urlEncodingEnabled(false).contentType("application/json")
+                .body("{\"mode\":\"all\",\"reason\":\"x\"}").put("/admin/v1/brakes/" + path)
+                .then().statusCode(400).contentType("application/problem+json");
+        }
+        as(agent).get("/api/v1/inventory/" + sku).then().statusCode(200);
+        brake("principal:default:" + sub, "all", 600).then().statusCode(200);
+        try {
+            as(OPERATOR).urlEncodingEnabled(false).delete("/admin/v1/brakes/principal:default:" + sub + ";evil=1")
+                .then().statusCode(400);
+            as(agent).get("/api/v1/inventory/" + sku).then().statusCode(503).body("type", endsWith("/braked"));
+        } finally {
+            lift("principal:default:" + sub).then().statusCode(204);
+        }
+    }
+
+    /**
      * A brake that has ended is removed from Redis: by the instance that holds it at its next look (an earlier
      * version's record too), and by any change. At most orders.brakes.max-held are held: a new scope past it is 409
      * brakes-full, replacing one held is allowed, and an automatic brake past it is logged and counted, no error.
