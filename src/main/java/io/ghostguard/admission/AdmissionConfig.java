@@ -1,5 +1,6 @@
 package io.ghostguard.admission;
 
+import io.ghostguard.caller.CallerType;
 import io.ghostguard.config.CheckedSettings;
 import io.ghostguard.config.SettingChecks;
 import io.smallrye.config.ConfigMapping;
@@ -108,7 +109,14 @@ public interface AdmissionConfig extends CheckedSettings {
             .positive("admitted-key-memory", admittedKeyMemory()).atLeastOne("admitted-keys", admittedKeys())
             .atMost("admitted-keys", admittedKeys(), 10_000_000, "must be at most 10000000")
             .between("unverified-share", unverifiedShare(), 0, 1, "must be between 0 and 1")
-            .positive("read-deadline", readDeadline());
+            .positive("read-deadline", readDeadline())
+            .when(minLimit() > initialLimit() || initialLimit() > maxLimit(), "initial-limit",
+                "must lie between min-limit and max-limit");
+        shares().forEach((name, share) -> checks.when(CallerType.parse(name).filter(type -> type.label().equals(name))
+            .isEmpty(), "shares." + name, "is no caller type (human, agent, mcp or unknown)")
+            .between("shares." + name, share, 0, 1, "must be between 0 and 1"));
+        double total = unverifiedShare() + shares().values().stream().mapToDouble(Double::doubleValue).sum();
+        checks.when(total > 1.0 + 1e-9, "shares", "and unverified-share add up to " + total + "; together at most 1");
     }
 
     /**

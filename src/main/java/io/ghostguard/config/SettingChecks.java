@@ -43,9 +43,9 @@ public final class SettingChecks {
         return when(value < 1, name, SettingMessages.AT_LEAST_ONE);
     }
 
-    /** A positive amount: a limit that zero or less would switch off ({@link SettingMessages#POSITIVE}). */
+    /** A positive count or amount: a limit that zero or less would switch off ({@link SettingMessages#POSITIVE_COUNT}). */
     public SettingChecks positive(String name, long value) {
-        return when(value < 1, name, SettingMessages.POSITIVE);
+        return when(value < 1, name, SettingMessages.POSITIVE_COUNT);
     }
 
     /** A duration of at least 1 ms: a limit that zero or less would switch off ({@link SettingMessages#POSITIVE}). */

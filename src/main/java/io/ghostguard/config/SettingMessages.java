@@ -8,6 +8,8 @@ public final class SettingMessages {
 
     /** The message of a duration that would switch its limit off (docs/security-and-limits.md): the service refuses to start. */
     public static final String POSITIVE = "must be at least 1 ms (zero or less would switch it off)";
+    /** The message of a count or an amount that would switch its limit off: the service refuses to start. */
+    public static final String POSITIVE_COUNT = "must be at least 1 (zero or less would switch it off)";
     /** The message of a count that must be positive. */
     public static final String AT_LEAST_ONE = "must be at least 1";
 

@@ -3,18 +3,9 @@ package io.ghostguard.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.ghostguard.admission.AdmissionConfig;
-import io.ghostguard.brakes.BrakesConfig;
-import io.ghostguard.idempotency.IdempotencyConfig;
-import io.ghostguard.inventory.InventoryConfig;
 import io.ghostguard.limits.LimitsConfig;
-import io.ghostguard.mcp.transport.McpConfig;
 import io.ghostguard.orders.OrderRetentionConfig;
-import io.ghostguard.orders.app.PagingConfig;
-import io.ghostguard.redis.RedisConfig;
-import io.ghostguard.security.SecurityConfig;
-import io.quarkus.runtime.configuration.MemorySize;
-import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.ghostguard.support.ServiceSettings;
 import io.smallrye.config.ConfigValidationException;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -35,6 +26,7 @@ import org.junit.jupiter.api.Test;
 class SettingsValidatorTest {
 
     private static final String AT_LEAST_1_MS = SettingMessages.POSITIVE;
+    private static final String AT_LEAST_1 = SettingMessages.POSITIVE_COUNT;
 
     /** Values every mapping needs (the maps' entries come from application.properties in the service). */
     private static final Map<String, String> VALID = Map.of(
@@ -46,15 +38,7 @@ class SettingsValidatorTest {
     private static SmallRyeConfig build(Map<String, String> overrides) {
         Map<String, String> values = new HashMap<>(VALID);
         values.putAll(overrides);
-        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder()
-            .withSources(new PropertiesConfigSource(values, "test", 500))
-            .withConverter(MemorySize.class, 100, new MemorySizeConverter())
-            .withMapping(AdmissionConfig.class).withMapping(BrakesConfig.class).withMapping(IdempotencyConfig.class)
-            .withMapping(InventoryConfig.class).withMapping(LimitsConfig.class).withMapping(McpConfig.class)
-            .withMapping(OrderRetentionConfig.class).withMapping(PagingConfig.class).withMapping(RedisConfig.class)
-            .withMapping(SecurityConfig.class);
-        new SettingsValidator().configBuilder(builder);
-        return builder.build();
+        return ServiceSettings.build(new PropertiesConfigSource(values, "test", 500));
     }
 
     private static Set<String> problems(Map<String, String> overrides) {
@@ -123,11 +107,12 @@ class SettingsValidatorTest {
         values.put("orders.redis.pool-wait-timeout", "PT0S");
         values.put("orders.redis.replica-ack-timeout", "PT0S");
         assertEquals(new TreeSet<>(Set.of(
-            "orders.limits.writes.agent.quota " + AT_LEAST_1_MS,
+            "orders.limits.writes.agent.quota " + AT_LEAST_1,
             "orders.limits.spend.agent.window " + AT_LEAST_1_MS,
             "orders.admission.backoff-ratio must be between 0.5 and 1",
             "orders.admission.admitted-keys must be at most 10000000",
             "orders.admission.unverified-share must be between 0 and 1",
+            "orders.admission.shares and unverified-share add up to 1.5; together at most 1",
             "orders.admission.retry-after must be at least 1 s",
             "orders.brakes.poll-interval must be at least 10 ms",
             "orders.brakes.auto.agent.cool-down must be at least 1 s",
@@ -160,11 +145,11 @@ class SettingsValidatorTest {
             "orders.idempotency.endpoints.cancel-order.lease " + AT_LEAST_1_MS,
             "orders.idempotency.endpoints.default.on-store-failure must be fail-closed or fail-open",
             "orders.limits.reads.agent.window " + AT_LEAST_1_MS,
-            "orders.limits.new-keys.mcp.quota " + AT_LEAST_1_MS,
-            "orders.limits.spend.agent.amount " + AT_LEAST_1_MS,
+            "orders.limits.new-keys.mcp.quota " + AT_LEAST_1,
+            "orders.limits.spend.agent.amount " + AT_LEAST_1,
             "orders.mcp.session-idle-timeout " + AT_LEAST_1_MS,
-            "orders.paging.default-limit " + AT_LEAST_1_MS,
-            "orders.paging.max-limit " + AT_LEAST_1_MS,
+            "orders.paging.default-limit " + AT_LEAST_1,
+            "orders.paging.max-limit " + AT_LEAST_1,
             "orders.redis.command-timeout " + AT_LEAST_1_MS,
             "orders.redis.pool-wait-timeout " + AT_LEAST_1_MS,
             "orders.redis.replica-ack-timeout " + AT_LEAST_1_MS)), problems(values));
@@ -184,6 +169,17 @@ class SettingsValidatorTest {
         assertEquals(Set.of("orders platform says no", "orders.order-retention " + AT_LEAST_1_MS),
             IntStream.range(0, refused.getProblemCount()).mapToObj(i -> refused.getProblem(i).getMessage())
                 .collect(Collectors.toSet()));
+    }
+
+    @Test
+    void admissionSharesAndLimitsHoldTogetherOrTheStartIsRefused() {
+        assertEquals(new TreeSet<>(Set.of(
+            "orders.admission.shares and unverified-share add up to 1.05; together at most 1",
+            "orders.admission.shares.robots is no caller type (human, agent, mcp or unknown)",
+            "orders.admission.initial-limit must lie between min-limit and max-limit")),
+            problems(Map.of("orders.admission.shares.human", "0.4", "orders.admission.shares.agent", "0.3",
+                "orders.admission.shares.mcp", "0.2", "orders.admission.shares.unknown", "0.1",
+                "orders.admission.shares.robots", "0", "orders.admission.initial-limit", "8")));
     }
 
     @Test

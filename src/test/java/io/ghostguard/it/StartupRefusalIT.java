@@ -113,7 +113,10 @@ class StartupRefusalIT {
         String property = setting.substring(0, setting.indexOf('='));
         String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(),
             "QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER), List.of("-D" + setting));
-        assertTrue(output.lines().anyMatch(line -> line.contains(property) && line.contains("must be at least 1 ms")),
+        // A duration says its unit; a count or an amount does not (it is no number of milliseconds).
+        String bound = property.endsWith("quota") || property.endsWith("amount") ? "must be at least 1 (zero"
+            : "must be at least 1 ms";
+        assertTrue(output.lines().anyMatch(line -> line.contains(property) && line.contains(bound)),
             property + " named on one line: " + output);
     }
 
