@@ -13,6 +13,7 @@ import io.ghostguard.memory.RecentKeys;
 import io.ghostguard.security.IdentityCache;
 import io.ghostguard.telemetry.MetricNames;
 import io.ghostguard.telemetry.RequestLabels;
+import io.ghostguard.telemetry.ShedCounter;
 import io.ghostguard.tenant.TenantId;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -80,7 +81,8 @@ public class AdmissionControl {
     private final OverloadedAnswers answers;
 
     public AdmissionControl(AdmissionConfig admission, CallerConfig caller, IdentityCache identities,
-                            AutoBrake autoBrake, Vertx vertx, ObjectMapper json, MeterRegistry registry) {
+                            AutoBrake autoBrake, Vertx vertx, ObjectMapper json, MeterRegistry registry,
+                            ShedCounter shed) {
         this.identities = identities;
         this.autoBrake = autoBrake;
         this.mcpPath = caller.mcpPath();
@@ -92,7 +94,7 @@ public class AdmissionControl {
         this.fairness = admission.fairness().enabled();
         this.limiter = admission.enabled() ? AdmissionPartitions.limiter(admission) : null;
         this.admitted = new AdmittedRequests(vertx, retryAfter, admittedKeys, admission);
-        this.answers = new OverloadedAnswers(json, registry, admission.maxRetryAfter().toSeconds());
+        this.answers = new OverloadedAnswers(json, shed, admission.maxRetryAfter().toSeconds());
         if (limiter != null) {
             registry.gauge(MetricNames.ADMISSION_LIMIT, limiter, AdmissionLimiter::limit);
             registry.gauge(MetricNames.ADMISSION_IN_FLIGHT, limiter, AdmissionLimiter::inflight);

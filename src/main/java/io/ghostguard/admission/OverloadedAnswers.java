@@ -3,21 +3,16 @@ package io.ghostguard.admission;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.caller.CallerClassification;
-import io.ghostguard.caller.CallerType;
 import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
-import io.ghostguard.telemetry.MetricNames;
 import io.ghostguard.telemetry.RequestLabels;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.ghostguard.telemetry.ShedCounter;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -32,19 +27,17 @@ final class OverloadedAnswers {
     private static final CharSequence PROBLEM_JSON = HttpHeaders.createOptimized(Problem.MEDIA_TYPE);
 
     private final ObjectMapper json;
-    private final Map<CallerType, Counter> shed = new EnumMap<>(CallerType.class);
+    private final ShedCounter shed;
     private final AtomicReferenceArray<Buffer> shedAnswers;
     private final AtomicReferenceArray<Buffer> earlyAnswers;
 
     /** With answers prebuilt lazily for every Retry-After up to {@code maxRetryAfterSeconds} (at most an hour). */
-    OverloadedAnswers(ObjectMapper json, MeterRegistry registry, long maxRetryAfterSeconds) {
+    OverloadedAnswers(ObjectMapper json, ShedCounter shed, long maxRetryAfterSeconds) {
         this.json = json;
+        this.shed = shed;
         int answers = (int) Math.min(3600, maxRetryAfterSeconds) + 1;
         this.shedAnswers = new AtomicReferenceArray<>(answers);
         this.earlyAnswers = new AtomicReferenceArray<>(answers);
-        for (CallerType caller : CallerType.values()) {
-            shed.put(caller, registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, caller.label()));
-        }
     }
 
     /** A request shed at the limit: the instance is at the most it can serve within its objective. */
@@ -64,7 +57,7 @@ final class OverloadedAnswers {
     private void refuse(RoutingContext context, CallerClassification label, long seconds,
                         AtomicReferenceArray<Buffer> answers, boolean close) {
         RequestLabels.refine(label);
-        shed.get(label.type()).increment();
+        shed.shed(label.type());
         HttpServerResponse response = context.response();
         response.setStatusCode(503);
         MultiMap headers = response.headers();

@@ -15,9 +15,8 @@ import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.security.Access;
-import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.telemetry.ShedCounter;
 import io.ghostguard.tenant.Keyspace;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.ghostguard.limits.Limits;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,11 +40,11 @@ public class IdempotencyGuard {
     private final RateLimiter limiter;
     private final IdempotencyConfig idempotency;
     private final RedisConfig redis;
-    private final MeterRegistry registry;
+    private final ShedCounter shed;
 
     public IdempotencyGuard(ClaimProtocol protocol, IdempotencyMetrics metrics, RateLimiter limiter,
-                            IdempotencyConfig idempotency, RedisConfig redis, MeterRegistry registry) {
-        this.registry = registry;
+                            IdempotencyConfig idempotency, RedisConfig redis, ShedCounter shed) {
+        this.shed = shed;
         this.protocol = protocol;
         this.metrics = metrics;
         this.limiter = limiter;
@@ -140,7 +139,7 @@ public class IdempotencyGuard {
      */
     private GuardDecision overloaded(Access access, EndpointPolicy endpoint) {
         metrics.decided(endpoint.route(), IdempotencyOutcome.STORE_UNAVAILABLE);
-        registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, access.label().label()).increment();
+        shed.shed(access.label());
         return new GuardDecision.Refused(IdempotencyOutcome.STORE_UNAVAILABLE, GateRefusals.overloadedBefore(), null);
     }
 

@@ -9,10 +9,9 @@ import io.ghostguard.input.Violation;
 import io.ghostguard.redis.LeaseLostException;
 import io.ghostguard.redis.StoreBusyException;
 import io.ghostguard.redis.StoreUnavailableException;
-import io.ghostguard.telemetry.MetricNames;
 import io.ghostguard.telemetry.RequestLabels;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
+import io.ghostguard.telemetry.ShedCounter;
 import io.quarkus.security.ForbiddenException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolationException;
@@ -53,12 +52,12 @@ public class ProblemCatalogue {
         + "the same idempotency key.";
 
     private final SchemaViolationMetrics recorder;
-    private final MeterRegistry registry;
+    private final ShedCounter shed;
     private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
 
-    public ProblemCatalogue(SchemaViolationMetrics recorder, MeterRegistry registry) {
+    public ProblemCatalogue(SchemaViolationMetrics recorder, ShedCounter shed) {
         this.recorder = recorder;
-        this.registry = registry;
+        this.shed = shed;
         on(ConstraintViolationException.class, e -> invalid(InputViolations.of(e.getConstraintViolations())));
         on(JsonProcessingException.class, e -> invalid(List.of(InputViolations.of(e))));
         on(InvalidInputException.class, e -> invalid(e.violations()));
@@ -93,8 +92,7 @@ public class ProblemCatalogue {
      * caller's type (outside the availability SLI), never a store failure.
      */
     private Refusal busy(String known) {
-        registry.counter(MetricNames.ADMISSION_SHED, MetricNames.CALLER_TYPE, RequestLabels.caller().type().label())
-            .increment();
+        shed.shed(RequestLabels.caller().type());
         return Refusal.retryAfter(Problem.of(ProblemType.OVERLOADED, "This instance was too busy to take the data "
             + "store's answer in time. " + known), RETRY_SECONDS);
     }

@@ -34,6 +34,8 @@ import java.util.Set;
 @ApplicationScoped
 public class EarlyLabels {
 
+    /** Routing-context key of the request's {@code uri} label, for work that runs on a context of its own. */
+    public static final String URI_LABEL = "ghostguard.uri-label";
     /** The RFC 9728 metadata document's path (served by the security package). */
     private static final String RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
     /** The platform's own endpoints (the OpenAPI document): not timed (the platform ignores them). */
@@ -60,7 +62,10 @@ public class EarlyLabels {
                 request.getHeader("User-Agent")), RouteTemplates.of(path));
             HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
             if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
-                metric.setTemplatePath(uriLabel(path));
+                String uri = uriLabel(path);
+                metric.setTemplatePath(uri);
+                RequestLabels.uri(uri);
+                context.put(URI_LABEL, uri);
             }
             context.next();
         });

@@ -17,6 +17,8 @@ public final class RequestLabels {
     /** Context-local key of the caller, read by the HTTP metrics contributor. */
     static final String CALLER = "ghostguard.caller";
     private static final String ROUTE = "ghostguard.route";
+    /** Context-local key of the {@code uri} label the platform's HTTP timer gives the request. */
+    private static final String URI = "ghostguard.uri";
 
     private RequestLabels() {
     }
@@ -28,6 +30,19 @@ public final class RequestLabels {
             ContextLocals.put(CALLER, caller);
             ContextLocals.put(ROUTE, route);
         }
+    }
+
+    /** Remembers the {@code uri} label the platform's HTTP timer gives the current request (a fixed set of values). */
+    public static void uri(String uri) {
+        if (uri != null && VertxContext.isOnDuplicatedContext()) {
+            ContextLocals.put(URI, uri);
+        }
+    }
+
+    /** The {@code uri} label of the current request's HTTP timer; {@link RouteTemplates#UNMATCHED} when none is known. */
+    public static String uri() {
+        return !VertxContext.isOnDuplicatedContext() ? RouteTemplates.UNMATCHED
+            : ContextLocals.get(URI, RouteTemplates.UNMATCHED);
     }
 
     /** Replaces the caller of the current request once its identity is known. */

@@ -72,6 +72,11 @@ class AdmissionControlTest {
             .mapToDouble(PrometheusText.Sample::value).sum();
     }
 
+    private static double shed(PrometheusText metrics, String callerType, String uri) {
+        return metrics.series("admission_shed_total").stream().filter(sample -> sample.has("caller_type", callerType,
+            "uri", uri)).mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
     private static CompletableFuture<Response> place(String token, String key, String body) {
         return CompletableFuture.supplyAsync(() -> as(token).contentType("application/json")
             .header("Idempotency-Key", key).body(body).post("/api/v1/orders"));
@@ -117,6 +122,9 @@ class AdmissionControlTest {
             assertTrue(metrics().series("admission_in_flight").stream().mapToDouble(PrometheusText.Sample::value)
                 .sum() >= 2, "refused while both held placements are in flight");
             assertEquals(100, available(sku), "nothing of the shed request ran");
+            // A spelling of an API path no route serves is shed too, and counted under the timer's uri label for it.
+            as(agent).contentType("application/json").header("Idempotency-Key", unique("k")).body(body)
+                .post("/api/v1/ORDERS").then().statusCode(503).contentType("application/problem+json");
 
             assertNotEquals("overloaded", type(place(person, unique("p"), body).get()),
                 "a person keeps the reserved share");
@@ -124,8 +132,14 @@ class AdmissionControlTest {
                 "a retry of an admitted key is never shed");
         }
         PrometheusText after = metrics();
-        assertEquals(shed(before, "agent") + 1, shed(after, "agent"), after.describe("admission_shed_total"));
+        assertEquals(shed(before, "agent") + 2, shed(after, "agent"), after.describe("admission_shed_total"));
         assertEquals(shed(before, "human"), shed(after, "human"));
+        // By the uri label the HTTP timer gave each answer: the SLI rules take out of the timer only the sheds of the
+        // paths they select.
+        assertEquals(shed(before, "agent", "/api/v1/orders") + 1, shed(after, "agent", "/api/v1/orders"));
+        assertEquals(shed(before, "agent", "/UNMATCHED") + 1, shed(after, "agent", "/UNMATCHED"));
+        assertTrue(after.has("http_server_requests_seconds_count", "uri", "/UNMATCHED", "status", "503",
+            "caller_type", "agent"), "the odd spelling's shed is a 503 of /UNMATCHED on the HTTP timer");
         assertTrue(after.has("http_server_requests_seconds_count", "uri", "/api/v1/orders", "status", "503",
             "caller_type", "agent"), "the shed is a 503 of the agent on the HTTP timer");
     }

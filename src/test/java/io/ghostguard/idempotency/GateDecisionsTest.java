@@ -25,6 +25,7 @@ import io.ghostguard.security.Access;
 import io.ghostguard.security.Actor;
 import io.ghostguard.support.Await;
 import io.ghostguard.telemetry.MetricNames;
+import io.ghostguard.telemetry.ShedCounter;
 import io.ghostguard.tenant.Keyspace;
 import io.ghostguard.tenant.TenantId;
 import io.micrometer.core.instrument.Counter;
@@ -71,7 +72,7 @@ class GateDecisionsTest {
         limiter = limiter(true);
         RedisConfig redis = settings(RedisConfig.class, Map.of("minReplicaAcks", (Settings) () -> replicas));
         guard = new IdempotencyGuard(new ClaimProtocol(store, VERTX), new IdempotencyMetrics(registry), limiter,
-            settings(IdempotencyConfig.class, Map.of()), redis, registry);
+            settings(IdempotencyConfig.class, Map.of()), redis, new ShedCounter(registry));
     }
 
     private RateLimiter limiter(boolean enabled) {

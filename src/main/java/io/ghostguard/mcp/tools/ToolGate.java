@@ -24,6 +24,7 @@ import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
 import io.ghostguard.security.Surface;
+import io.ghostguard.telemetry.EarlyLabels;
 import io.ghostguard.telemetry.RequestLabels;
 import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.RawMessage;
@@ -189,6 +190,7 @@ public class ToolGate {
                 .flatMap(access -> {
                     resolved[0] = access;
                     RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
+                    RequestLabels.uri(context == null ? null : context.get(EarlyLabels.URI_LABEL));
                     if (!access.allows(operation.scope())) {
                         return Uni.createFrom().item(results.error(Refusal.of(ProblemCatalogue.missingScope()), null));
                     }
