@@ -18,16 +18,19 @@ public class SingleCredential {
     private static final Logger LOG = Logger.getLogger(SingleCredential.class);
 
     private final ProblemWriter writer;
+    private final ProtectedResourceMetadata metadata;
 
-    public SingleCredential(ProblemWriter writer) {
+    public SingleCredential(ProblemWriter writer, ProtectedResourceMetadata metadata) {
         this.writer = writer;
+        this.metadata = metadata;
     }
 
     void install(@Observes Router router) {
         router.route().order(Pipeline.ROUTE_SINGLE_CREDENTIAL).handler(context -> {
             if (context.request().headers().getAll(HttpHeaders.AUTHORIZATION).size() > 1) {
                 LOG.debug("refused a request with several Authorization headers");
-                context.response().putHeader("WWW-Authenticate", "Bearer");
+                // The same challenge as every other 401: where the resource's metadata is (RFC 9728).
+                context.response().putHeader("WWW-Authenticate", metadata.challenge("Bearer"));
                 writer.end(context.response(), SecurityProblems.unauthorized());
             } else {
                 context.next();

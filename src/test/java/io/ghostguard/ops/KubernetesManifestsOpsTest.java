@@ -122,6 +122,10 @@ class KubernetesManifestsOpsTest {
         assertTrue(one(documents, "ConfigMap", configName).at("/data/QUARKUS_REDIS_HOSTS").asText()
             .startsWith("redis"), "config uses Quarkus property names");
         assertEquals("ghostguard-orders-secrets", container.at("/envFrom/1/secretRef/name").asText());
+        documents.stream().filter(doc -> "Secret".equals(doc.get("kind").asText())
+            && "ghostguard-orders-secrets".equals(name(doc))).findFirst().ifPresent(secret -> assertTrue(
+                secret.at("/data/ORDERS_PAGING_CURSOR_KEY").isTextual(), overlay + ": every pod signs list cursors "
+                    + "with one key, or a cursor from one pod is refused by the next"));
 
         JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
         assertSelects(one(documents, "Service", "ghostguard-orders").at("/spec/selector"), podLabels, "Service");

@@ -67,6 +67,7 @@ class AuthenticationTest {
             .header("Authorization", "Bearer " + Tokens.token().subject("other").sign())
             .get("/api/v1/inventory/any").then().statusCode(401)
             .header("WWW-Authenticate", startsWith("Bearer"))
+            .header("WWW-Authenticate", containsString("resource_metadata="))
             .contentType("application/problem+json").body("type", endsWith("/unauthorized"));
     }
 
@@ -77,6 +78,11 @@ class AuthenticationTest {
             as(token).get("/api/v1/inventory/any").then().statusCode(403)
                 .contentType("application/problem+json").body("type", endsWith("/tenant-missing"));
         }
+        // An operator acts within its token's tenant: without one, the operator API says so too.
+        String operator = Tokens.token().tenant(null).callerType("human").scopes("ops:brake", "ops:brake-platform")
+            .sign();
+        as(operator).get("/admin/v1/brakes").then().statusCode(403).contentType("application/problem+json")
+            .body("type", endsWith("/tenant-missing"));
     }
 
     @Test
