@@ -94,7 +94,7 @@ public class IdempotencyGuard {
         String route = endpoint.route();
         ClaimProtocol.Decision decision = begun.decision();
         if (decision instanceof ClaimProtocol.Decision.Execute execute) {
-            metrics.decided(route, IdempotencyOutcome.EXECUTED);
+            // Counted when it finishes (finish): executed, or its input refused before anything ran.
             return new GuardDecision.Execute(new Ticket(endpoint, execute.claim(), new OperationKey(hash, fingerprint,
                 execute.claim().pending().owner())), rate);
         }
@@ -187,6 +187,9 @@ public class IdempotencyGuard {
             }
         }
         String route = ticket.endpoint().route();
+        // Claimed before its body was read (REST): a body the service refuses (400, 413, 415) ran nothing.
+        metrics.decided(route, status == 400 || status == 413 || status == 415 ? IdempotencyOutcome.INPUT_REJECTED
+            : IdempotencyOutcome.EXECUTED);
         if (!storable(status, problem)) {
             return protocol.abandon(ticket.claim())
                 .onFailure().invoke(failure -> LOG.warnf("could not release idempotency claim on %s", route))

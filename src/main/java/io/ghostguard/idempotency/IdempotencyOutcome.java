@@ -2,8 +2,10 @@ package io.ghostguard.idempotency;
 
 /** How the idempotency layer decided a request: the closed set of {@code outcome} label values. */
 public enum IdempotencyOutcome {
-    /** First request with this key: claimed and executed. */
+    /** First request with this key: claimed and executed (counted once it finished). */
     EXECUTED("executed"),
+    /** First request with this key, claimed, then its input refused (400, 413, 415): nothing ran, key released. */
+    INPUT_REJECTED("input_rejected"),
     /** Stored response returned; the domain was not touched. */
     REPLAYED("replayed"),
     /** Same key, different request: 422. */

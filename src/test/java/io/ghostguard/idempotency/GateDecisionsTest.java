@@ -121,7 +121,17 @@ class GateDecisionsTest {
         assertEquals("fp", execute.ticket().operationKey().requestDigest());
         assertEquals(execute.ticket().claim().pending().owner(), execute.ticket().operationKey().execution());
         assertTrue(execute.rate().allowed(), "counted against the write rate, allowed");
+        assertEquals(0, counted(IdempotencyOutcome.EXECUTED), "counted once it finished");
+        finish(execute.ticket(), 201, null, "{\"id\":\"o0\"}");
         assertEquals(1, counted(IdempotencyOutcome.EXECUTED));
+    }
+
+    @Test
+    void aClaimWhoseInputIsRefusedIsNotCountedAsExecuted() {
+        Ticket ticket = assertInstanceOf(GuardDecision.Execute.class, admit("k-input", "fp")).ticket();
+        assertNull(finish(ticket, 400, null, null));
+        assertEquals(0, counted(IdempotencyOutcome.EXECUTED));
+        assertEquals(1, counted(IdempotencyOutcome.INPUT_REJECTED));
     }
 
     @Test

@@ -128,6 +128,9 @@ class TelemetryTest {
 
     @Test
     void schemaViolationsAreCountedByRouteCallerFieldAndConstraint() {
+        String[] executed = {"route", "/api/v1/orders", "outcome", "executed"};
+        String[] rejected = {"route", "/api/v1/orders", "outcome", "input_rejected"};
+        PrometheusText before = metrics();
         given().header("User-Agent", "ChatGPT-User/1.0").contentType("application/json")
             .header("Idempotency-Key", unique("k"))
             .body("{\"customerId\":\"c\",\"items\":[{\"sku\":\"s\",\"quantity\":0}],\"currency\":\"EUR\","
@@ -140,6 +143,11 @@ class TelemetryTest {
             "field", "items[].quantity", "constraint", "Min"), metrics.describe("schema_violations_total"));
         assertTrue(metrics.has("schema_violations_total", "route", "/api/v1/inventory/{sku}",
             "constraint", "unsupported-media-type"), metrics.describe("schema_violations_total"));
+        // The key was claimed before the body was read; the refused body ran nothing, and is not counted as executed.
+        assertEquals(sum(before, "idempotency_requests_total", executed), sum(metrics, "idempotency_requests_total",
+            executed), metrics.describe("idempotency_requests_total"));
+        assertEquals(sum(before, "idempotency_requests_total", rejected) + 1, sum(metrics, "idempotency_requests_total",
+            rejected));
     }
 
     @Test
