@@ -115,8 +115,9 @@ public class IdempotencyGuard {
         }
         long wait = ((ClaimProtocol.Decision.OverBudget) decision).untilWindowEndsMillis();
         metrics.decided(route, IdempotencyOutcome.KEY_BUDGET_EXCEEDED);
+        // Its RateLimit headers describe the policy it broke, the new-key budget, not the write rate it passed.
         return new GuardDecision.Refused(IdempotencyOutcome.KEY_BUDGET_EXCEEDED, limiter.overBudget(wait, access),
-            rate);
+            RateLimiter.overBudgetDecision(limiter.newKeys(access), wait));
     }
 
     /** A stored result to replay, unless too few replicas vouch for it (it might not survive a failover). */

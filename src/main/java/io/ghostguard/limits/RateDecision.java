@@ -11,9 +11,13 @@ public record RateDecision(Quota quota, boolean allowed, long remaining, long re
         return Math.max(1, (retryAfterMillis + 999) / 1000);
     }
 
-    /** {@code RateLimit} header item: {@code "writes";r=59;t=1}. */
+    /**
+     * {@code RateLimit} header item: {@code "writes";r=59;t=1}. {@code t} is when quota returns: for an allowed
+     * request when all of it is back; for a refused one when the next request is allowed, the {@code Retry-After}
+     * the refusal carries (so the two never disagree).
+     */
     public String header() {
-        return "\"" + quota.policy().label() + "\";r=" + remaining + ";t=" + Math.max(allowed ? 0 : 1,
-            (resetMillis + 999) / 1000);
+        return "\"" + quota.policy().label() + "\";r=" + remaining + ";t="
+            + (allowed ? (resetMillis + 999) / 1000 : retryAfterSeconds());
     }
 }
