@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.caller.CallerClassification;
+import io.ghostguard.caller.CallerConfig;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.redis.RedisConfig;
 import io.ghostguard.domain.SpendLimit;
@@ -72,7 +73,8 @@ class GateDecisionsTest {
         limiter = limiter(true);
         RedisConfig redis = settings(RedisConfig.class, Map.of("minReplicaAcks", (Settings) () -> replicas));
         guard = new IdempotencyGuard(new ClaimProtocol(store, VERTX), new IdempotencyMetrics(registry), limiter,
-            settings(IdempotencyConfig.class, Map.of()), redis, new ShedCounter(registry));
+            settings(IdempotencyConfig.class, Map.of()), redis, new ShedCounter(registry,
+            settings(CallerConfig.class, Map.of("mcpPath", (Settings) () -> "/mcp"))));
     }
 
     private RateLimiter limiter(boolean enabled) {

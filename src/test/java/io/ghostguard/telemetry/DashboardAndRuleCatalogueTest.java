@@ -40,7 +40,7 @@ class DashboardAndRuleCatalogueTest {
         // Served by redis_exporter beside Redis, not by the service (DashboardQueriesOpsTest reads them from a real
         // exporter); up by Prometheus itself; available replicas by kube-state-metrics (a documented prerequisite).
         exported.addAll(Set.of("redis_memory_used_bytes", "redis_memory_max_bytes", "redis_up",
-            "redis_connected_slaves", "up", "kube_deployment_status_replicas_available"));
+            "redis_connected_slaves", "up", "kube_deployment_status_replicas_available", "kube_statefulset_replicas"));
 
         List<String> missing = new ArrayList<>();
         List<String> exprs = new ArrayList<>(OpsArtifacts.ruleExpressions());
