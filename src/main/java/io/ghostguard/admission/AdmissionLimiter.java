@@ -37,6 +37,7 @@ final class AdmissionLimiter {
     private static final long EMPTY = 0;
 
     private final Limit limit;
+    private final int initialLimit;
     private final double[] shares;
     private final boolean fairness;
     private final long[] keys;
@@ -53,16 +54,19 @@ final class AdmissionLimiter {
 
     /**
      * @param limit      the adaptive limit of requests in flight
+     * @param initial    the start: below it every answer in time raises the limit, however few are in flight (alone,
+     *                   the AIMD limit grows only while half of it is in use); so a limit an incident cut comes back
      * @param shares     the share of each partition, by index ({@link CallerType#ordinal()}, then {@link #UNVERIFIED})
      * @param fairness   whether principals of a partition share it fairly at the limit
      * @param principals how many principals in flight are tracked at most (rounded up to a power of two)
      * @param mostHeld   the highest count a principal's holding is told apart at (its share never exceeds the limit)
      */
-    AdmissionLimiter(Limit limit, double[] shares, boolean fairness, int principals, int mostHeld) {
+    AdmissionLimiter(Limit limit, int initial, double[] shares, boolean fairness, int principals, int mostHeld) {
         if (shares.length != PARTITIONS) {
             throw new IllegalArgumentException("one share per partition");
         }
         this.limit = limit;
+        this.initialLimit = initial;
         this.shares = shares.clone();
         this.fairness = fairness;
         int size = Integer.highestOneBit(Math.max(PROBES, principals - 1)) << 1;
@@ -212,10 +216,11 @@ final class AdmissionLimiter {
             this.inflightAtStart = inflightAtStart;
         }
 
-        /** Answered within the objective: the limit may grow. */
+        /** Answered within the objective: the limit may grow (below the initial limit, whatever is in flight). */
         void success(long serviceNanos) {
             if (end()) {
-                limit.onSample(0, serviceNanos, inflightAtStart, false);
+                int now = limit.getLimit();
+                limit.onSample(0, serviceNanos, now < initialLimit ? Math.max(inflightAtStart, now) : inflightAtStart, false);
             }
         }
 

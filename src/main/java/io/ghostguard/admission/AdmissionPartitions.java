@@ -21,7 +21,7 @@ final class AdmissionPartitions {
         AIMDLimit limit = AIMDLimit.newBuilder().initialLimit(admission.initialLimit()).minLimit(admission.minLimit())
             .maxLimit(admission.maxLimit()).backoffRatio(admission.backoffRatio()).timeout(1, TimeUnit.DAYS).build();
         int principals = (int) Math.min(1 << 16, 4L * admission.maxLimit());
-        return new AdmissionLimiter(limit, shares, admission.fairness().enabled(), principals,
+        return new AdmissionLimiter(limit, admission.initialLimit(), shares, admission.fairness().enabled(), principals,
             Math.min(admission.maxLimit(), 4096));
     }
 

@@ -25,7 +25,7 @@ class AdmissionFairnessTest {
 
     /** A limit of 20: people 0.4, agents 0.3 (6 at the limit), mcp 0.2, unknown 0.05, unverified 0.05 (1). */
     private static AdmissionLimiter limiter(boolean fairness) {
-        return new AdmissionLimiter(FixedLimit.of(20), new double[] {0.4, 0.3, 0.2, 0.05, 0.05}, fairness, 256, 64);
+        return new AdmissionLimiter(FixedLimit.of(20), 20, new double[] {0.4, 0.3, 0.2, 0.05, 0.05}, fairness, 256, 64);
     }
 
     private static List<AdmissionLimiter.Ticket> fill(AdmissionLimiter limiter, int partition, long principal,

@@ -74,9 +74,11 @@ class AdmissionLimitTest {
             String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.UTF_8);
             assertTrue(status.startsWith("HTTP/1.1 201"), status);
         }
-        assertEquals(before, limit(), "a slow upload says nothing of the service's latency");
+        // In time on the service's side: it may raise the limit (below the initial one), never lower it.
+        assertTrue(limit() >= before, "a slow upload says nothing of the service's latency");
 
         // The service's own latency: Redis stalls past the objective under an admitted placement.
+        double beforeStall = limit();
         redis.pause();
         CompletableFuture<Response> slow;
         try {
@@ -90,7 +92,8 @@ class AdmissionLimitTest {
             redis.resume();
         }
         assertEquals(201, slow.get().statusCode(), slow.get().asString());
-        assertEquals(Math.max(4, Math.floor(before / 2)), limit(), "an answer slower than the objective halves the limit");
+        assertEquals(Math.max(4, Math.floor(beforeStall / 2)), limit(),
+            "an answer slower than the objective halves the limit");
     }
 
     /** Item: braked answers are refusals, never drops: thirty of them leave the limit where it was. */
