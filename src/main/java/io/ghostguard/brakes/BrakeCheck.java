@@ -92,7 +92,10 @@ final class BrakeCheck {
         Brake brake = stopping.brake();
         BrakeScope.Kind kind = stopping.scope().kind();
         metrics.braked(access.label(), kind).increment();
-        Problem problem = Problem.of(ProblemType.BRAKED, "An operator has braked " + describe(kind)
+        // Who braked: the automatic brake (after this caller's refusals piled up) or an operator (or configuration).
+        String who = AutoBrake.AUTO.equals(brake.setBy()) ? "The automatic brake, after repeated refusals, has braked "
+            : "An operator has braked ";
+        Problem problem = Problem.of(ProblemType.BRAKED, who + describe(kind)
             + (Brake.WRITES.equals(brake.mode()) ? " for state-changing calls" : "") + "; nothing was executed. "
             + (brake.expiresAt() == null ? "Do not retry until the brake is lifted." : "Retry after the brake ends."))
             .with("scope", kind.label());

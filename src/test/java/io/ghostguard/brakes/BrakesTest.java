@@ -320,7 +320,7 @@ class BrakesTest {
         place(person, unique("k"), sku).then().statusCode(201);
         Response braked = place(agent, unique("k"), sku);
         braked.then().statusCode(503).body("type", endsWith("/braked")).body("scope", org.hamcrest.Matchers
-            .equalTo("principal"));
+            .equalTo("principal")).body("detail", org.hamcrest.Matchers.startsWith("The automatic brake"));
         assertTrue(Long.parseLong(braked.header("Retry-After")) <= 7, braked.header("Retry-After"));
         as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200)
             .body("items.find { it.scope == 'principal:default:" + sub + "' }.setBy", org.hamcrest.Matchers
