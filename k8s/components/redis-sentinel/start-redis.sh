@@ -20,7 +20,7 @@ exec redis-server "$@" \
   --user default on ">$QUARKUS_REDIS_PASSWORD" resetchannels "~*" -@all \
     +eval +evalsha "+script|load" "+script|exists" +get +set +mget +hgetall +wait +ping +hello +auth +select \
     "+client|setname" "+client|setinfo" "+client|id" +role +quit +reset \
-    +decr +del +exists +hdel +hget +hincrby +hkeys +hlen +hmget +hset +incr +incrby +pexpire +pttl +rpush +time \
+    +decr +del +exists +hdel +hget +hincrby +hkeys +hlen +hmget +hset +incr +incrby +lrange +pexpire +pttl +rpush +time \
     +zadd +zcard +zrange +zrangebyscore +zrem +zremrangebyscore \
   --user admin on ">$REDIS_ADMIN_PASSWORD" "~*" "&*" +@all \
   --user replication on ">$REDIS_ADMIN_PASSWORD" +psync +replconf +ping \

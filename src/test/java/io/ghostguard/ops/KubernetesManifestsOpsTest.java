@@ -269,10 +269,14 @@ class KubernetesManifestsOpsTest {
             }
         }
         assertTrue(scripted.size() > 20, "found the scripts' commands: " + scripted);
-        List<String> missing = scripted.stream().filter(command -> !serviceUser.matches("(?s).*\\+" + command
+        // And what the service sends itself (its data-source reads, the scripts' calls, the durability and readiness
+        // checks); a new kind of call in src/main/java belongs here and in the ACL.
+        scripted.addAll(List.of("eval", "evalsha", "script|load", "get", "mget", "hgetall", "lrange", "wait", "ping",
+            "hello", "select"));
+        List<String> missing = scripted.stream().filter(command -> !serviceUser.matches("(?s).*\\+" + Pattern.quote(command)
             + "[\\s\\\\\"].*")).toList();
         assertTrue(missing.isEmpty(), overlay + ": the service's Redis user may not run " + missing
-            + ", which its scripts call");
+            + ", which it sends or its scripts call");
     }
 
     private static Path render(String overlay) throws Exception {
