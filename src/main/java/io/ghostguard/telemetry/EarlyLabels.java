@@ -2,6 +2,7 @@ package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Claims;
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.api.Routes;
 import io.ghostguard.caller.CallerClassifier;
 import io.ghostguard.caller.CallerConfig;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
@@ -34,8 +35,6 @@ import java.util.Set;
 @ApplicationScoped
 public class EarlyLabels {
 
-    /** Routing-context key of the request's {@code uri} label, for work that runs on a context of its own. */
-    public static final String URI_LABEL = "ghostguard.uri-label";
     /** The RFC 9728 metadata document's path (served by the security package). */
     private static final String RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
     /** The platform's own endpoints (the OpenAPI document): not timed (the platform ignores them). */
@@ -62,10 +61,12 @@ public class EarlyLabels {
                 request.getHeader("User-Agent")), RouteTemplates.of(path));
             HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
             if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
-                String uri = uriLabel(path);
+                // The path as routed (dot segments, encoded letters, repeated slashes and matrix parameters say
+                // nothing), as admission and the REST layer take it: the label the timer keeps for an answer the REST
+                // layer routed, and the one a shed before routing gets.
+                String uri = uriLabel(Routes.routed(context.normalizedPath()));
                 metric.setTemplatePath(uri);
                 RequestLabels.uri(uri);
-                context.put(URI_LABEL, uri);
             }
             context.next();
         });

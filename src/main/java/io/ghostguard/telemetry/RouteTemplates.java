@@ -23,6 +23,11 @@ public final class RouteTemplates {
      * as the platform writes every {@code uri} value with a leading slash).
      */
     public static final String UNMATCHED = "/UNMATCHED";
+    /**
+     * The {@code uri} of a shed inside an MCP tool call ({@code admission_shed_total}): its answer is a tool result in
+     * an HTTP 200, so it is no 5xx of {@code /mcp} for the SLI rules to take out.
+     */
+    public static final String MCP_TOOL_CALL = "mcp-tool-call";
 
     private record Template(Pattern pattern, String template) {
     }

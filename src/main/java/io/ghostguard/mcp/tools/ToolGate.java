@@ -24,8 +24,8 @@ import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
 import io.ghostguard.security.AccessResolver;
 import io.ghostguard.security.Surface;
-import io.ghostguard.telemetry.EarlyLabels;
 import io.ghostguard.telemetry.RequestLabels;
+import io.ghostguard.telemetry.RouteTemplates;
 import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.RawMessage;
 import io.quarkiverse.mcp.server.ToolResponse;
@@ -190,7 +190,9 @@ public class ToolGate {
                 .flatMap(access -> {
                     resolved[0] = access;
                     RequestLabels.remember(access.caller(), OperationPolicies.MCP_ROUTE_PREFIX + tool);
-                    RequestLabels.uri(context == null ? null : context.get(EarlyLabels.URI_LABEL));
+                    // A shed inside a tool call is a tool result carried by an HTTP 200, never a 5xx of the
+                    // endpoint: counted under a uri the SLI rules never select, so it takes nothing out of /mcp.
+                    RequestLabels.uri(RouteTemplates.MCP_TOOL_CALL);
                     if (!access.allows(operation.scope())) {
                         return Uni.createFrom().item(results.error(Refusal.of(ProblemCatalogue.missingScope()), null));
                     }
