@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -103,33 +106,40 @@ public final class InputViolations {
                 if (field.length() > 0) {
                     field.append('.');
                 }
-                field.append(reportedName(violation.getLeafBean(), node.getName()));
+                field.append(node.getName());
             }
         }
         if (field.length() == 0) {
             return parameter == null ? "$" : parameter;
         }
-        return field.toString();
+        // A rule over a whole record is on the leaf: its last property is the rule's name, reported as its field.
+        Object leaf = violation.getLeafBean();
+        String reported = leaf == null ? null : REPORTED.get(leaf.getClass()).get(lastName(field));
+        return reported == null ? field.toString() : field.substring(0, field.length() - lastName(field).length())
+            + reported;
     }
 
-    /** The name a property is reported by: its getter's {@link ReportedAs} field when it has one. */
-    private static String reportedName(Object bean, String property) {
-        if (bean == null || property == null || property.isEmpty()) {
-            return property;
-        }
-        String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
-        for (String getter : new String[] {"is" + suffix, "get" + suffix}) {
-            try {
-                ReportedAs reported = bean.getClass().getMethod(getter).getAnnotation(ReportedAs.class);
-                if (reported != null) {
-                    return reported.value();
-                }
-            } catch (NoSuchMethodException absent) {
-                // Not a getter of this name: the next, or the property as it is.
-            }
-        }
-        return property;
+    private static String lastName(CharSequence field) {
+        String text = field.toString();
+        return text.substring(Math.max(text.lastIndexOf('.'), text.lastIndexOf(']')) + 1);
     }
+
+    /** Per class, once: the properties of its {@link ReportedAs} getters ({@code isSkusUnique}: skusUnique) and their fields. */
+    private static final ClassValue<Map<String, String>> REPORTED = new ClassValue<>() {
+        @Override
+        protected Map<String, String> computeValue(Class<?> type) {
+            Map<String, String> reported = new HashMap<>();
+            for (Method method : type.getMethods()) {
+                ReportedAs as = method.getAnnotation(ReportedAs.class);
+                String name = method.getName();
+                int prefix = name.startsWith("is") ? 2 : name.startsWith("get") ? 3 : 0;
+                if (as != null && prefix > 0 && name.length() > prefix) {
+                    reported.put(Character.toLowerCase(name.charAt(prefix)) + name.substring(prefix + 1), as.value());
+                }
+            }
+            return Map.copyOf(reported);
+        }
+    };
 
     /** Whether a parameter node is a request body (a record), which is the document itself, not a named field. */
     private static boolean bodyParameter(Path path, Path.Node parameter) {
