@@ -235,6 +235,6 @@ public class AdmissionControl {
      * segments removed) with repeated slashes folded, as the REST layer matches it.
      */
     static String routedPath(RoutingContext context) {
-        return Routes.routed(context.normalizedPath());
+        return Routes.routed(context);
     }
 }

@@ -1,5 +1,6 @@
 package io.ghostguard.api;
 
+import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 
 /**
@@ -7,6 +8,9 @@ import java.util.List;
  * and idempotency scopes use them as they are, and a test checks that no resource serves a path outside them.
  */
 public final class Routes {
+
+    /** Routing-context key of a request's routed path, worked out once. */
+    private static final String ROUTED = Routes.class.getName() + ".routed";
 
     /** Prefix of every versioned API route. */
     public static final String API = "/api/v1";
@@ -50,6 +54,17 @@ public final class Routes {
      * route matches with or without it). Whatever spelling a client sends, admission and the MCP origin check decide
      * on the path that is served.
      */
+    public static String routed(RoutingContext context) {
+        // Once per request: the early labels, admission and the MCP origin check all read it.
+        if (context.get(ROUTED) instanceof String known) {
+            return known;
+        }
+        String routed = routed(context.normalizedPath());
+        context.put(ROUTED, routed);
+        return routed;
+    }
+
+    /** {@link #routed(RoutingContext)} of a normalized path. */
     public static String routed(String normalized) {
         if (normalized == null || normalized.isEmpty()) {
             return "/";

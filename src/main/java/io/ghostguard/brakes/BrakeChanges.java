@@ -32,6 +32,10 @@ final class BrakeChanges {
 
     /** Who may replace a brake, whether a new one is bounded, and whether one held is left as it is. */
     private record Reach(String owner, boolean bounded, boolean onlyIfAbsent) {
+        /** An operator's brake with the platform's reach (not bound to a tenant, and not the automatic brake). */
+        boolean platform() {
+            return owner == null && !onlyIfAbsent;
+        }
     }
 
     BrakeChanges(BrakeStore store, HeldBrakes held, BrakeMetrics metrics, Clock clock, BrakesConfig config) {
@@ -57,7 +61,7 @@ final class BrakeChanges {
     private Uni<Setting> set(BrakeScope scope, String mode, String reason, String setBy, Duration ttl, Reach reach) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Brake brake = new Brake(scope.text(), mode, reason, setBy, now, ttl == null ? null : now.plus(ttl));
-        String value = store.write(brake, reach.owner() == null && !reach.onlyIfAbsent());
+        String value = store.write(brake, reach.platform());
         boolean bounded = reach.bounded() && scope.kind() == BrakeScope.Kind.PRINCIPAL;
         BrakeStore.Terms terms = new BrakeStore.Terms(reach.owner(), bounded ? maxHeld : null,
             bounded ? maxHeldPerTenant : null, reach.onlyIfAbsent());

@@ -188,9 +188,9 @@ public class IdempotencyGuard {
             }
         }
         String route = ticket.endpoint().route();
-        // Claimed before its body was read (REST): a body the service refuses (400, 413, 415) ran nothing.
-        metrics.decided(route, status == 400 || status == 413 || status == 415 ? IdempotencyOutcome.INPUT_REJECTED
-            : IdempotencyOutcome.EXECUTED);
+        // Claimed before its body was bound and validated (REST): a body refused then (400) ran nothing. (Oversized
+        // and unsupported bodies are refused before the claim, by the body limit and the REST layer's routing.)
+        metrics.decided(route, status == 400 ? IdempotencyOutcome.INPUT_REJECTED : IdempotencyOutcome.EXECUTED);
         if (!storable(status, problem)) {
             return protocol.abandon(ticket.claim())
                 .onFailure().invoke(failure -> LOG.warnf("could not release idempotency claim on %s", route))

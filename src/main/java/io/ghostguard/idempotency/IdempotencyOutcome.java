@@ -4,7 +4,7 @@ package io.ghostguard.idempotency;
 public enum IdempotencyOutcome {
     /** First request with this key: claimed and executed (counted once it finished). */
     EXECUTED("executed"),
-    /** First request with this key, claimed, then its input refused (400, 413, 415): nothing ran, key released. */
+    /** First request with this key, claimed, then its body refused (400): nothing ran, key released. */
     INPUT_REJECTED("input_rejected"),
     /** Stored response returned; the domain was not touched. */
     REPLAYED("replayed"),

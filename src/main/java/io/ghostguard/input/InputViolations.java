@@ -90,6 +90,8 @@ public final class InputViolations {
     static String fieldOf(ConstraintViolation<?> violation) {
         StringBuilder field = new StringBuilder();
         String parameter = null;
+        String property = null;
+        int propertyAt = 0;
         for (Path.Node node : violation.getPropertyPath()) {
             ElementKind kind = node.getKind();
             if (kind == ElementKind.METHOD) {
@@ -102,26 +104,23 @@ public final class InputViolations {
             if (node.isInIterable() && node.getIndex() != null) {
                 field.append('[').append(node.getIndex()).append(']');
             }
+            property = null;
             if (kind == ElementKind.PROPERTY) {
                 if (field.length() > 0) {
                     field.append('.');
                 }
-                field.append(node.getName());
+                propertyAt = field.length();
+                property = node.getName();
+                field.append(property);
             }
         }
         if (field.length() == 0) {
             return parameter == null ? "$" : parameter;
         }
-        // A rule over a whole record is on the leaf: its last property is the rule's name, reported as its field.
+        // A rule over a whole record is the leaf's last property: reported as the field it is about.
         Object leaf = violation.getLeafBean();
-        String reported = leaf == null ? null : REPORTED.get(leaf.getClass()).get(lastName(field));
-        return reported == null ? field.toString() : field.substring(0, field.length() - lastName(field).length())
-            + reported;
-    }
-
-    private static String lastName(CharSequence field) {
-        String text = field.toString();
-        return text.substring(Math.max(text.lastIndexOf('.'), text.lastIndexOf(']')) + 1);
+        String reported = property == null || leaf == null ? null : REPORTED.get(leaf.getClass()).get(property);
+        return reported == null ? field.toString() : field.replace(propertyAt, field.length(), reported).toString();
     }
 
     /** Per class, once: the properties of its {@link ReportedAs} getters ({@code isSkusUnique}: skusUnique) and their fields. */

@@ -42,14 +42,12 @@ public class EarlyLabels {
 
     private final CallerClassifier classifier;
     private final Set<String> fixedPaths;
-    private final String mcpPath;
     private final String mcpMessages;
 
     public EarlyLabels(CallerClassifier classifier, CallerConfig caller) {
         this.classifier = classifier;
         String mcp = caller.mcpPath();
         this.fixedPaths = Set.of(mcp, mcp + "/sse", RESOURCE_METADATA);
-        this.mcpPath = mcp;
         this.mcpMessages = mcp + "/messages/";
     }
 
@@ -64,7 +62,7 @@ public class EarlyLabels {
                 // The path as routed (dot segments, encoded letters, repeated slashes and matrix parameters say
                 // nothing), as admission and the REST layer take it: the label the timer keeps for an answer the REST
                 // layer routed, and the one a shed before routing gets.
-                String uri = uriLabel(Routes.routed(context.normalizedPath()));
+                String uri = uriLabel(Routes.routed(context));
                 metric.setTemplatePath(uri);
                 RequestLabels.uri(uri);
             }
@@ -78,12 +76,13 @@ public class EarlyLabels {
         });
     }
 
-    /** The label of a verified caller, classified as the gate's access step does for its surface. */
+    /**
+     * The label of a verified caller: the first handler's classification with its token's claim, which decides first
+     * (the MCP endpoint's path, then the header and the User-Agent, only without one), as the gate's access step.
+     */
     private void verified(HttpServerRequest request, SecurityIdentity identity) {
-        String path = request.path();
-        boolean mcp = path != null && (path.equals(mcpPath) || path.startsWith(mcpPath + "/"));
-        RequestLabels.refine(classifier.classify(identity.getAttribute(Claims.CALLER_TYPE), mcp ? mcpPath : path,
-            mcp ? null : request.getHeader(CallerClassifier.HEADER), request.getHeader("User-Agent")));
+        RequestLabels.refine(classifier.classify(identity.getAttribute(Claims.CALLER_TYPE), request.path(),
+            request.getHeader(CallerClassifier.HEADER), request.getHeader("User-Agent")));
     }
 
     private String uriLabel(String path) {

@@ -48,7 +48,7 @@ public class McpOrigins {
                 LOG.debug("refused an MCP request from an origin that is not allowed");
                 writer.end(context.response(), Problem.of(ProblemType.FORBIDDEN,
                     "Requests from this Origin may not use the MCP endpoint."));
-            } else if (!Routes.routed(context.normalizedPath()).equals(path)) {
+            } else if (!Routes.routed(context).equals(path)) {
                 writer.end(context.response(), Problem.of(ProblemType.NOT_FOUND, "The MCP endpoint is " + path
                     + " (Streamable HTTP); the older SSE transport is not offered."));
             } else {
