@@ -44,6 +44,11 @@ public final class Pipeline {
      */
     public static final int ROUTE_CHUNKED_BODY = -60;
     /**
+     * Route handler, after the chunked one: the declared body of an authenticated state-changing request whose
+     * operation takes no body, read (capped) so that the REST layer can refuse it ({@link #FILTER_NO_BODY}).
+     */
+    public static final int ROUTE_BODILESS_BODY = ROUTE_CHUNKED_BODY + 1;
+    /**
      * Route handler, after authentication and authorization: admission of the requests whose token was not known
      * before authentication and that found the unverified share full while the instance had room, now by their
      * verified tier (docs/load.md); before any body is read, so the read deadline covers the body's read.
@@ -84,6 +89,11 @@ public final class Pipeline {
      * the request waits for the client's upload, which is neither the latency SLI's time nor admission's sample.
      */
     public static final int FILTER_BODY_READING = 900;
+    /**
+     * REST request filter, body-reading: a state-changing operation that takes no body refuses one (strict input),
+     * before the claim.
+     */
+    public static final int FILTER_NO_BODY = 950;
     /** REST request filter (and its response filter): the gate's step 2 (limits and claim) and the completion. */
     public static final int FILTER_IDEMPOTENCY = 1000;
 

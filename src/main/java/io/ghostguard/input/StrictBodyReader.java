@@ -9,6 +9,7 @@ import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.lang.reflect.Type;
 import java.util.List;
 
 /**
@@ -35,10 +36,25 @@ public class StrictBodyReader implements ReaderInterceptor {
         }
         byte[] body = context.getInputStream().readAllBytes();
         context.setInputStream(new ByteArrayInputStream(body));
+        return read(json, validator, body, context.getGenericType(), context::proceed);
+    }
+
+    /**
+     * Reads {@code body} as {@code type} the strict way, as every request body is: one that does not bind fails with
+     * every offending field named ({@link InvalidInputException}), or with the reader's own failure when no field is
+     * to blame (syntax, duplicate keys, trailing content).
+     */
+    public static Object read(ObjectMapper json, Validator validator, byte[] body, Type type) throws IOException {
+        return read(json, validator, body, type,
+            () -> json.readerFor(json.getTypeFactory().constructType(type)).readValue(body));
+    }
+
+    private static Object read(ObjectMapper json, Validator validator, byte[] body, Type type, Binding binding)
+        throws IOException {
         try {
-            return context.proceed();
+            return binding.bind();
         } catch (JsonProcessingException failure) {
-            List<Violation> violations = structuralViolations(body, context);
+            List<Violation> violations = structuralViolations(json, validator, body, type);
             if (violations.isEmpty()) {
                 throw failure;
             }
@@ -46,12 +62,18 @@ public class StrictBodyReader implements ReaderInterceptor {
         }
     }
 
-    private List<Violation> structuralViolations(byte[] body, ReaderInterceptorContext context) {
+    private static List<Violation> structuralViolations(ObjectMapper json, Validator validator, byte[] body, Type type) {
         try {
             JsonNode tree = json.readTree(body);
-            return tree == null ? List.of() : SchemaCheck.everyViolation(tree, context.getGenericType(), json, validator);
+            return tree == null ? List.of() : SchemaCheck.everyViolation(tree, type, json, validator);
         } catch (IOException unreadable) {
             return List.of();
         }
+    }
+
+    /** The read that may fail: the REST layer's own, or a reader of the type. */
+    @FunctionalInterface
+    private interface Binding {
+        Object bind() throws IOException;
     }
 }
