@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
+import io.ghostguard.api.UploadMarks;
 import io.ghostguard.catalogue.ApiOperation;
 import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
@@ -65,6 +66,8 @@ public class BodilessCalls {
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(limit);
         router.route().order(Pipeline.ROUTE_BODILESS_BODY).handler(context -> {
             if (context.user() != null && declaresBody(context) && bodiless(context)) {
+                // The wait for the upload is the client's, as for every body (the latency timer leaves it out).
+                UploadMarks.reading(context);
                 reader.handle(context);
             } else {
                 context.next();
