@@ -30,6 +30,11 @@ public final class Pipeline {
     public static final int ROUTE_FAILURE_PROBLEMS = ROUTE_EARLY_LABELS + 5;
     /** Failure handler: render authentication (401) and authorization (403) failures as problem documents. */
     public static final int ROUTE_SECURITY_PROBLEMS = ROUTE_EARLY_LABELS + 6;
+    /**
+     * Failure handler, after every other one (the platform's error page is the very last): what no handler answered,
+     * as a problem document.
+     */
+    public static final int ROUTE_FAILURE_LAST = Integer.MAX_VALUE - 1;
     /** Refuses MCP requests from a browser origin that is not allowed (DNS rebinding), before anything else. */
     public static final int ROUTE_MCP_ORIGIN = ROUTE_EARLY_LABELS + 7;
     /**

@@ -12,9 +12,10 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 /**
- * Answers failures raised by route handlers ahead of the REST layer (today: bodies over the size limit) with
- * the same problem documents the REST mapper writes; a client that hung up mid-request gets nothing and logs no
- * error; every other failure goes on to the next handler.
+ * Answers failures raised by route handlers ahead of the REST layer with the same problem documents the REST mapper
+ * writes: bodies over the size limit first; the security layer's refusals go on to their own handler, and whatever no
+ * handler answered is the last one's (4xx as its status, anything else a 500 with an incident). A client that hung up
+ * mid-request gets nothing and logs no error.
  */
 @ApplicationScoped
 public class RouteFailureProblems {
@@ -23,10 +24,12 @@ public class RouteFailureProblems {
 
     private final ProblemWriter writer;
     private final SchemaViolationMetrics recorder;
+    private final ProblemCatalogue catalogue;
 
-    public RouteFailureProblems(ProblemWriter writer, SchemaViolationMetrics recorder) {
+    public RouteFailureProblems(ProblemWriter writer, SchemaViolationMetrics recorder, ProblemCatalogue catalogue) {
         this.writer = writer;
         this.recorder = recorder;
+        this.catalogue = catalogue;
     }
 
     void install(@Observes Router router) {
@@ -41,6 +44,20 @@ public class RouteFailureProblems {
                 tooLarge(context);
             } else {
                 context.next();
+            }
+        });
+        // Whatever no handler before answered (a request the router refuses, such as one without a Host header, or a
+        // route handler's own failure) is a problem document too, not the platform's text or JSON error page.
+        router.route().order(Pipeline.ROUTE_FAILURE_LAST).failureHandler(context -> {
+            if (clientGone(context) || context.response().ended()) {
+                context.next();
+            } else if (context.statusCode() >= 400 && context.statusCode() < 500) {
+                writer.end(context.response(), context.statusCode() == ProblemType.INVALID_REQUEST.status()
+                    ? Problem.of(ProblemType.INVALID_REQUEST, "The request is not a valid HTTP request.")
+                    : Problem.generic(context.statusCode()));
+            } else {
+                writer.end(context.response(), catalogue.refusalOf(context.failure() != null ? context.failure()
+                    : new IllegalStateException("a route failed with status " + context.statusCode())).problem());
             }
         });
     }

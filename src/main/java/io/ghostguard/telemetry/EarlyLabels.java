@@ -5,6 +5,9 @@ import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
 import io.ghostguard.caller.CallerClassifier;
 import io.ghostguard.caller.CallerConfig;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.quarkus.micrometer.runtime.binder.vertx.HttpRequestMetric;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
@@ -12,6 +15,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import java.util.Set;
 
 /**
@@ -83,6 +88,29 @@ public class EarlyLabels {
     private void verified(HttpServerRequest request, SecurityIdentity identity) {
         RequestLabels.refine(classifier.classify(identity.getAttribute(Claims.CALLER_TYPE), request.path(),
             request.getHeader(CallerClassifier.HEADER), request.getHeader("User-Agent")));
+    }
+
+    /**
+     * The last word on the HTTP timers' {@code uri} label: whatever wrote a value, it is one of the fixed set
+     * ({@link #uriLabel}). The platform times a request it refuses before any route runs (a path with a malformed
+     * escape) under its raw path, and one whose route failed before this handler labelled it (no {@code Host} header)
+     * likewise; mapped here, once per new series.
+     */
+    @Produces
+    @Singleton
+    public MeterFilter boundedUriLabels() {
+        return new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                String uri = id.getTag("uri");
+                if (uri == null || !(MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName())
+                    || MetricNames.HTTP_SERVER_PROCESSING.equals(id.getName()))) {
+                    return id;
+                }
+                String bounded = uriLabel(uri);
+                return bounded.equals(uri) ? id : id.withTag(Tag.of("uri", bounded));
+            }
+        };
     }
 
     private String uriLabel(String path) {
