@@ -49,10 +49,11 @@ public final class Pipeline {
      */
     public static final int ROUTE_CHUNKED_BODY = -60;
     /**
-     * Route handler, after the chunked one: the declared body of an authenticated state-changing request whose
-     * operation takes no body, read (capped) so that the REST layer can refuse it ({@link #FILTER_NO_BODY}).
+     * Route handler, beside the chunked one (never both for one request): the declared body of an authenticated
+     * state-changing request whose operation takes no body, read (capped) so that the REST layer can refuse it
+     * ({@link #FILTER_NO_BODY}).
      */
-    public static final int ROUTE_BODILESS_BODY = ROUTE_CHUNKED_BODY + 1;
+    public static final int ROUTE_BODILESS_BODY = ROUTE_CHUNKED_BODY;
     /**
      * Route handler, after authentication and authorization: admission of the requests whose token was not known
      * before authentication and that found the unverified share full while the instance had room, now by their

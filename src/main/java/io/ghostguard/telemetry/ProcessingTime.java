@@ -1,6 +1,7 @@
 package io.ghostguard.telemetry;
 
 import io.ghostguard.api.Pipeline;
+import io.ghostguard.api.Routes;
 import io.ghostguard.caller.CallerClassification;
 import io.ghostguard.caller.CallerClassifier;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,7 +46,8 @@ public class ProcessingTime {
 
     void install(@Observes Router router) {
         router.route().order(Pipeline.ROUTE_PROCESSING_TIME).handler(context -> {
-            String route = RouteTemplates.of(context.request().path());
+            // The path as routed: an odd spelling of a route (a dot segment, a matrix parameter) is timed as it.
+            String route = RouteTemplates.of(Routes.routed(context));
             if (!RouteTemplates.OTHER.equals(route)) {
                 long headers = System.nanoTime();
                 // The request's own (duplicated) context holds its labels, refined by later steps.
@@ -54,7 +56,8 @@ public class ProcessingTime {
             }
             context.next();
         });
-        // A body without a declared length is read by a route handler of its own (BodySizeLimit): its wait too.
+        // A body without a declared length (BodySizeLimit), or one the operation does not take (BodilessCalls), is read
+        // by a route handler of its own, between these two: its wait too.
         router.route().order(Pipeline.ROUTE_CHUNKED_BODY - 1).handler(context -> {
             context.put(CHUNKED_READ, System.nanoTime());
             context.next();

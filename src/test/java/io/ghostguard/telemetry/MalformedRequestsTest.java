@@ -1,11 +1,15 @@
 package io.ghostguard.telemetry;
 
+import static io.ghostguard.support.Api.given;
 import static io.ghostguard.support.Api.metrics;
+import static io.ghostguard.support.Api.stock;
+import static io.ghostguard.support.Api.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.api.Routes;
+import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.RedisTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -15,6 +19,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -66,5 +71,25 @@ class MalformedRequestsTest {
             || name.startsWith("http_server_processing_seconds"), "uri");
         Set<String> chosen = uris.stream().filter(uri -> !FIXED.contains(uri)).collect(Collectors.toSet());
         assertEquals(Set.of(), chosen, "uri values outside the service's fixed set: " + uris);
+    }
+
+    @Test
+    void anOddSpellingOfARouteIsTimedAsTheRouteOnBothTimers() {
+        String sku = unique("spelled");
+        stock(sku, 3, 100);
+        PrometheusText before = metrics();
+        for (String spelled : List.of("/api/v1/inventory;v=1/" + sku, "/api//v1/inventory/" + sku,
+            "/api/v1/inventory/" + sku + "/")) {
+            given().urlEncodingEnabled(false).get(spelled).then().statusCode(200);
+        }
+        PrometheusText after = metrics();
+        for (String timer : List.of("http_server_requests_seconds_count", "http_server_processing_seconds_count")) {
+            assertEquals(count(before, timer) + 3, count(after, timer), after.describe(timer));
+        }
+    }
+
+    private static double count(PrometheusText text, String timer) {
+        return text.series(timer).stream().filter(sample -> sample.has("uri", Routes.INVENTORY_ITEM, "method", "GET",
+            "status", "200")).mapToDouble(PrometheusText.Sample::value).sum();
     }
 }
