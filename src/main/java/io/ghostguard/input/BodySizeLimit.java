@@ -3,6 +3,7 @@ package io.ghostguard.input;
 import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.UploadMarks;
 import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -36,10 +37,6 @@ public class BodySizeLimit {
     void install(@Observes Router router) {
         router.route().order(Pipeline.ROUTE_BODY_LIMIT).handler(context -> {
             String declared = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
-            if (declared != null && exceeds(declared)) {
-                context.fail(413);
-                return;
-            }
             if (declared != null || context.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
                 // The end handler is registered now: the platform refuses a new one once the answer is being
                 // written, which is when the headers-end handler decides.
@@ -50,6 +47,10 @@ public class BodySizeLimit {
                         context.request().connection().close();
                     }
                 });
+            }
+            if (declared != null && exceeds(declared)) {
+                context.fail(413);
+                return;
             }
             context.next();
         });
@@ -74,7 +75,7 @@ public class BodySizeLimit {
      * heap) until the client finishes or the idle timeout. A shed (503) is admission's to decide and keeps its connection.
      */
     private static boolean closeIfUnread(RoutingContext context) {
-        if (context.user() == null && !context.request().isEnded() && context.response().getStatusCode() != 503) {
+        if (!authenticated(context) && !context.request().isEnded() && context.response().getStatusCode() != 503) {
             context.response().putHeader(HttpHeaders.CONNECTION, "close");
             return true;
         }
@@ -85,7 +86,15 @@ public class BodySizeLimit {
     private static boolean readsHere(RoutingContext context) {
         return context.request().getHeader(HttpHeaders.CONTENT_LENGTH) == null
             && context.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null
-            && context.user() != null;
+            && authenticated(context);
+    }
+
+    /**
+     * Whether the request's token was verified. A request without credentials carries the platform's anonymous
+     * identity (it is refused by the path's permission, later), which is no authentication.
+     */
+    public static boolean authenticated(RoutingContext context) {
+        return context.user() instanceof QuarkusHttpUser user && !user.getSecurityIdentity().isAnonymous();
     }
 
     private boolean exceeds(String declared) {

@@ -6,6 +6,7 @@ import io.ghostguard.api.Pipeline;
 import io.ghostguard.api.Routes;
 import io.ghostguard.api.UploadMarks;
 import io.ghostguard.catalogue.ApiOperation;
+import io.ghostguard.input.BodySizeLimit;
 import io.ghostguard.input.InputViolations;
 import io.ghostguard.input.InvalidInputException;
 import io.ghostguard.input.StrictBodyReader;
@@ -65,7 +66,7 @@ public class BodilessCalls {
     void install(@Observes Router router) {
         BodyHandler reader = BodyHandler.create(false).setBodyLimit(limit);
         router.route().order(Pipeline.ROUTE_BODILESS_BODY).handler(context -> {
-            if (context.user() != null && declaresBody(context) && bodiless(context)) {
+            if (BodySizeLimit.authenticated(context) && declaresBody(context) && bodiless(context)) {
                 // The wait for the upload is the client's, as for every body (the latency timer leaves it out).
                 UploadMarks.reading(context);
                 reader.handle(context);
