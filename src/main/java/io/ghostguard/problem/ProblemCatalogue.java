@@ -12,6 +12,7 @@ import io.ghostguard.redis.StoreUnavailableException;
 import io.ghostguard.telemetry.RequestLabels;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import io.ghostguard.telemetry.ShedCounter;
+import io.quarkus.oidc.OIDCException;
 import io.quarkus.security.ForbiddenException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolationException;
@@ -68,6 +69,11 @@ public class ProblemCatalogue {
             LOG.warnf("payment provider unavailable during %s", e.operation());
             return Refusal.retryAfter(Problem.of(ProblemType.PAYMENT_PROVIDER_UNAVAILABLE, "The payment provider did "
                 + "not answer, so nothing was changed here. Retry with the same idempotency key."), RETRY_SECONDS);
+        });
+        on(OIDCException.class, e -> {
+            LOG.warn("identity provider unavailable: its keys could not be read, no token can be verified");
+            return Refusal.retryAfter(Problem.of(ProblemType.IDENTITY_PROVIDER_UNAVAILABLE, "The identity provider "
+                + "could not be reached to verify the token. " + NOTHING_RAN), RETRY_SECONDS);
         });
         on(StoreBusyException.class, e -> busy(MAY_HAVE_RUN));
         on(StoreUnavailableException.class, e -> unavailable(e, MAY_HAVE_RUN));

@@ -39,6 +39,11 @@ public enum ProblemType {
     PAYMENT_PROVIDER_UNAVAILABLE("payment-provider-unavailable", "Payment provider unavailable", 503),
     /** The data store cannot answer right now; retry after {@code Retry-After}. */
     STORE_UNAVAILABLE("store-unavailable", "Service temporarily unavailable", 503),
+    /**
+     * The identity provider named by the configuration could not be reached to read its keys, so no token can be
+     * verified yet; nothing was executed; retry after {@code Retry-After}.
+     */
+    IDENTITY_PROVIDER_UNAVAILABLE("identity-provider-unavailable", "Identity provider unavailable", 503),
     /** A state-changing request came without Idempotency-Key. */
     IDEMPOTENCY_KEY_MISSING("idempotency-key-missing", "Idempotency-Key header is required", 400),
     /** The Idempotency-Key is malformed, or it and X-Idempotency-Key differ. */

@@ -56,8 +56,12 @@ public class RouteFailureProblems {
                     ? Problem.of(ProblemType.INVALID_REQUEST, "The request is not a valid HTTP request.")
                     : Problem.generic(context.statusCode()));
             } else {
-                writer.end(context.response(), catalogue.refusalOf(context.failure() != null ? context.failure()
-                    : new IllegalStateException("a route failed with status " + context.statusCode())).problem());
+                Refusal refusal = catalogue.refusalOf(context.failure() != null ? context.failure()
+                    : new IllegalStateException("a route failed with status " + context.statusCode()));
+                if (refusal.retryAfterSeconds() > 0) {
+                    context.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
+                }
+                writer.end(context.response(), refusal.problem());
             }
         });
     }
