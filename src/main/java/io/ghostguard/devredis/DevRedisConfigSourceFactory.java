@@ -56,7 +56,7 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
         String url = System.getProperty(STARTED);
         if (url == null) {
             RedisServerProcess server = RedisServerProcess.startOnFreePort();
-            Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "dev-redis-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "dev-redis-stop"));
             url = server.url();
             System.setProperty(STARTED, url);
             System.out.println("Started a local redis-server for dev mode at " + url);

@@ -106,9 +106,18 @@ public final class RedisServerProcess implements AutoCloseable {
         process = null;
     }
 
+    /** Stops the process for good and deletes its working directory (its log; it persists nothing). */
     @Override
     public void close() {
         stop();
+        try (var files = Files.list(workDir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(workDir);
+        } catch (IOException leftBehind) {
+            // A temporary directory; the system's cleaning takes what could not be deleted here.
+        }
     }
 
     /** The operating system's id of the running process. */
@@ -162,6 +171,11 @@ public final class RedisServerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The process's working directory (its log), deleted by {@link #close()}. */
+    public Path workDir() {
+        return workDir;
     }
 
     /** The executable that will run, for diagnostics. */

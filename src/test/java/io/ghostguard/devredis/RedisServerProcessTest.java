@@ -1,6 +1,7 @@
 package io.ghostguard.devredis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,5 +86,14 @@ class RedisServerProcessTest {
             assertEquals(port, server.port());
             assertEquals("+PONG", redis.command("PING"));
         }
+    }
+
+    @Test
+    void closingLeavesNoWorkingDirectoryBehind() {
+        RedisServerProcess server = RedisServerProcess.startOnFreePort();
+        java.nio.file.Path dir = server.workDir();
+        assertTrue(java.nio.file.Files.exists(dir.resolve("redis.log")));
+        server.close();
+        assertFalse(java.nio.file.Files.exists(dir), dir + " is left behind");
     }
 }
