@@ -42,6 +42,8 @@ public class EarlyLabels {
 
     /** The RFC 9728 metadata document's path (served by the security package). */
     private static final String RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
+    /** The platform's own fixed {@code uri} values (a 404 or a redirect of a path without a template). */
+    private static final Set<String> PLATFORM_URIS = Set.of("NOT_FOUND", "REDIRECTION");
     /** The platform's own endpoints (the OpenAPI document): not timed (the platform ignores them). */
     private static final String NON_APPLICATION = "/q/";
 
@@ -92,9 +94,9 @@ public class EarlyLabels {
 
     /**
      * The last word on the HTTP timers' {@code uri} label: whatever wrote a value, it is one of the fixed set
-     * ({@link #uriLabel}). The platform times a request it refuses before any route runs (a path with a malformed
-     * escape) under its raw path, and one whose route failed before this handler labelled it (no {@code Host} header)
-     * likewise; mapped here, once per new series.
+     * ({@link #uriLabel}) or one of the platform's own fixed values. The platform times a request it refuses before any
+     * route runs (a path with a malformed escape) under its raw path, and one whose route failed before this handler
+     * labelled it (no {@code Host} header) likewise; mapped here, once per new series.
      */
     @Produces
     @Singleton
@@ -105,6 +107,9 @@ public class EarlyLabels {
                 String uri = id.getTag("uri");
                 if (uri == null || !(MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName())
                     || MetricNames.HTTP_SERVER_PROCESSING.equals(id.getName()))) {
+                    return id;
+                }
+                if (PLATFORM_URIS.contains(uri)) {
                     return id;
                 }
                 String bounded = uriLabel(uri);

@@ -68,14 +68,6 @@ class StartupRefusalIT {
         assertTrue(output.contains("QUARKUS_OIDC_TOKEN_ISSUER"), output);
     }
 
-    @Test
-    @Execution(ExecutionMode.CONCURRENT)
-    void aDiscoveryUrlAndAnOfflineKeyTogether() throws Exception {
-        String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(), "QUARKUS_OIDC_TOKEN_ISSUER",
-            Tokens.ISSUER, "QUARKUS_OIDC_AUTH_SERVER_URL", "http://127.0.0.1:1/realms/orders"));
-        assertTrue(output.contains("not both"), output);
-    }
-
     /**
      * A per-endpoint idempotency override that names no endpoint or no setting of this service would be ignored
      * without a word; in property or environment form it stops the start, named on one line.

@@ -35,7 +35,7 @@ class MalformedRequestsTest {
 
     /** Every {@code uri} value a request of this service may be timed under. */
     private static final Set<String> FIXED = Stream.of(Routes.ALL.stream(), Routes.OPERATOR.stream(),
-            Stream.of(RouteTemplates.UNMATCHED, "/mcp", "/mcp/sse", "/mcp/messages/{id}",
+            Stream.of(RouteTemplates.UNMATCHED, "NOT_FOUND", "REDIRECTION", "/mcp", "/mcp/sse", "/mcp/messages/{id}",
                 "/.well-known/oauth-protected-resource"))
         .flatMap(values -> values).collect(Collectors.toUnmodifiableSet());
 
