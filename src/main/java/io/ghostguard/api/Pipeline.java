@@ -96,8 +96,8 @@ public final class Pipeline {
      */
     public static final int FILTER_BODY_READING = 900;
     /**
-     * REST request filter, body-reading: a state-changing operation that takes no body refuses one (strict input),
-     * before the claim.
+     * REST request filter: a state-changing operation that takes no body refuses one (strict input), before the
+     * claim; the body is the one {@link #ROUTE_BODILESS_BODY} (or the chunked reader) read.
      */
     public static final int FILTER_NO_BODY = 950;
     /** REST request filter (and its response filter): the gate's step 2 (limits and claim) and the completion. */

@@ -20,6 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -47,6 +49,7 @@ public class ProblemCatalogue {
         + "a POST with the same idempotency key to get its result; read again before repeating a PUT, whose If-Match "
         + "tells whether it was applied.";
     /** What a caller knows after a store's failure before anything ran. */
+    private static final long PROVIDER_WARNING = TimeUnit.MINUTES.toNanos(1);
     private static final String NOTHING_RAN = "Nothing was executed; retry it (a change with the same idempotency key).";
 
     private static final String LEASE_LOST = "This attempt took longer than its lease and applied nothing; retry with "
@@ -55,6 +58,7 @@ public class ProblemCatalogue {
     private final SchemaViolationMetrics recorder;
     private final ShedCounter shed;
     private final Map<Class<?>, Function<Throwable, Refusal>> table = new HashMap<>();
+    private final AtomicLong providerWarned = new AtomicLong();
 
     public ProblemCatalogue(SchemaViolationMetrics recorder, ShedCounter shed) {
         this.recorder = recorder;
@@ -71,12 +75,20 @@ public class ProblemCatalogue {
                 + "not answer, so nothing was changed here. Retry with the same idempotency key."), RETRY_SECONDS);
         });
         on(OIDCException.class, e -> {
-            LOG.warn("identity provider unavailable: its keys could not be read, no token can be verified");
+            warnProviderUnavailable();
             return Refusal.retryAfter(Problem.of(ProblemType.IDENTITY_PROVIDER_UNAVAILABLE, "The identity provider "
                 + "could not be reached to verify the token. " + NOTHING_RAN), RETRY_SECONDS);
         });
         on(StoreBusyException.class, e -> busy(MAY_HAVE_RUN));
         on(StoreUnavailableException.class, e -> unavailable(e, MAY_HAVE_RUN));
+    }
+
+    /** One line a minute at most: every call, with a token or not, meets an absent provider, and none may fill the log. */
+    private void warnProviderUnavailable() {
+        long now = System.nanoTime(), last = providerWarned.get();
+        if ((last == 0 || now - last > PROVIDER_WARNING) && providerWarned.compareAndSet(last, now)) {
+            LOG.warn("identity provider unavailable: it could not be set up (discovery, keys), no token can be verified");
+        }
     }
 
     /**

@@ -5,10 +5,13 @@ import io.ghostguard.input.Violation;
 import io.ghostguard.telemetry.SchemaViolationMetrics;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,22 +51,35 @@ public class RouteFailureProblems {
         });
         // Whatever no handler before answered (a request the router refuses, such as one without a Host header, or a
         // route handler's own failure) is a problem document too, not the platform's text or JSON error page.
-        router.route().order(Pipeline.ROUTE_FAILURE_LAST).failureHandler(context -> {
-            if (clientGone(context) || context.response().ended()) {
-                context.next();
-            } else if (context.statusCode() >= 400 && context.statusCode() < 500) {
-                writer.end(context.response(), context.statusCode() == ProblemType.INVALID_REQUEST.status()
-                    ? Problem.of(ProblemType.INVALID_REQUEST, "The request is not a valid HTTP request.")
-                    : Problem.generic(context.statusCode()));
-            } else {
-                Refusal refusal = catalogue.refusalOf(context.failure() != null ? context.failure()
-                    : new IllegalStateException("a route failed with status " + context.statusCode()));
-                if (refusal.retryAfterSeconds() > 0) {
-                    context.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
-                }
-                writer.end(context.response(), refusal.problem());
-            }
-        });
+        router.route().order(Pipeline.ROUTE_FAILURE_LAST).failureHandler(this::answerLast);
+    }
+
+    private void answerLast(RoutingContext context) {
+        Throwable failure = context.failure();
+        if (clientGone(context) || context.response().ended() || context.response().headWritten()
+            || failure instanceof RejectedExecutionException || failure instanceof IOException) {
+            // Nothing is left to answer, or the platform's own handler knows the failure: a full worker pool is its
+            // 503, an I/O failure of the connection a client that went away.
+            context.next();
+            return;
+        }
+        if (!context.request().isEnded() && context.request().version() != HttpVersion.HTTP_2) {
+            // Its body was never read: the answer ends the connection, so nothing more of it is taken in.
+            context.response().putHeader(HttpHeaders.CONNECTION, "close");
+            context.addEndHandler(ignored -> context.request().connection().close());
+        }
+        if (context.statusCode() >= 400 && context.statusCode() < 500) {
+            writer.end(context.response(), context.statusCode() == ProblemType.INVALID_REQUEST.status()
+                ? Problem.of(ProblemType.INVALID_REQUEST, "The request is not a valid HTTP request.")
+                : Problem.generic(context.statusCode()));
+            return;
+        }
+        Refusal refusal = catalogue.refusalOf(failure != null ? failure
+            : new IllegalStateException("a route failed with status " + context.statusCode()));
+        if (refusal.retryAfterSeconds() > 0) {
+            context.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
+        }
+        writer.end(context.response(), refusal.problem());
     }
 
     /** Whether the failure is the client's connection closing under an unfinished request. */

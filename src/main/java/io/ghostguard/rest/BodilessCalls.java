@@ -92,6 +92,10 @@ public class BodilessCalls {
         if (operation.isEmpty() || !BODILESS.contains(operation.get().method() + " " + operation.get().route())) {
             return;
         }
+        if (routing.request().isExpectMultipart()) {
+            // A form (multipart or URL-encoded): its parts never reach the body's buffer, and it is no JSON object.
+            throw new InvalidInputException(List.of(new Violation("$", "must be an object", "Type")));
+        }
         Buffer body = routing.body().buffer();
         if (body != null && !body.toString(StandardCharsets.UTF_8).isBlank()) {
             refuseUnlessEmptyObject(body.getBytes());

@@ -6,6 +6,7 @@ import io.ghostguard.problem.ProblemCatalogue;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.ProblemWriter;
 import io.ghostguard.problem.Refusal;
+import io.quarkus.security.AuthenticationCompletionException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -45,7 +46,8 @@ public class SecurityProblems {
         Throwable failure = context.failure();
         if (context.response().ended()) {
             context.next();
-        } else if (failure instanceof AuthenticationFailedException || failure instanceof UnauthorizedException) {
+        } else if (failure instanceof AuthenticationFailedException || failure instanceof AuthenticationCompletionException
+            || failure instanceof UnauthorizedException) {
             writer.end(context.response(), unauthorized());
         } else if (failure instanceof ForbiddenException && context.get(REFUSAL) instanceof Refusal refusal) {
             if (context.get(CHALLENGE) instanceof String challenge) {

@@ -67,6 +67,9 @@ class BodilessInputTest {
         given().contentType(ContentType.TEXT).header("Idempotency-Key", UUID.randomUUID().toString())
             .body("please cancel").post("/api/v1/orders/" + order.id() + "/cancellation")
             .then().statusCode(400).contentType("application/problem+json");
+        given().header("Idempotency-Key", UUID.randomUUID().toString()).multiPart("reason", "changed my mind")
+            .post("/api/v1/orders/" + order.id() + "/cancellation")
+            .then().statusCode(400).body("violations.field", containsInAnyOrder("$"));
         unchanged(order);
     }
 

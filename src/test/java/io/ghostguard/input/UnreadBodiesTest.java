@@ -68,6 +68,15 @@ class UnreadBodiesTest {
     }
 
     @Test
+    void aRequestTheRouterRefusesEndsItsConnectionWithItsProblem() throws IOException {
+        StringBuilder answer = new StringBuilder();
+        boolean closed = closedWhileSending("POST /api/v1/orders HTTP/1.1\r\nContent-Type: application/json\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n", CHUNK, answer);
+        assertTrue(closed, "the connection stayed open after: " + answer);
+        assertTrue(answer.toString().startsWith("HTTP/1.1 400"), answer.toString());
+    }
+
+    @Test
     void aDeclaredBodyOverTheLimitEndsItsConnectionWithThe413() throws IOException {
         StringBuilder answer = new StringBuilder();
         boolean closed = closedWhileSending("POST /api/v1/orders HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
