@@ -49,9 +49,9 @@ public class ProblemCatalogue {
         + "a POST with the same idempotency key to get its result; read again before repeating a PUT, whose If-Match "
         + "tells whether it was applied.";
     /** What a caller knows after a store's failure before anything ran. */
-    private static final long PROVIDER_WARNING = TimeUnit.MINUTES.toNanos(1);
     private static final String NOTHING_RAN = "Nothing was executed; retry it (a change with the same idempotency key).";
 
+    private static final long PROVIDER_WARNING = TimeUnit.MINUTES.toNanos(1);
     private static final String LEASE_LOST = "This attempt took longer than its lease and applied nothing; retry with "
         + "the same idempotency key.";
 
@@ -85,8 +85,8 @@ public class ProblemCatalogue {
 
     /** One line a minute at most: every call, with a token or not, meets an absent provider, and none may fill the log. */
     private void warnProviderUnavailable() {
-        long now = System.nanoTime(), last = providerWarned.get();
-        if ((last == 0 || now - last > PROVIDER_WARNING) && providerWarned.compareAndSet(last, now)) {
+        long last = providerWarned.get();
+        if ((last == 0 || System.nanoTime() - last > PROVIDER_WARNING) && providerWarned.compareAndSet(last, System.nanoTime())) {
             LOG.warn("identity provider unavailable: it could not be set up (discovery, keys), no token can be verified");
         }
     }

@@ -46,9 +46,8 @@ public class BodilessCalls {
     record NoBody() {
     }
 
-    /** Method and route template of every state-changing operation without a body. */
-    private static final Set<String> BODILESS = Arrays.stream(ApiOperation.values())
-        .filter(operation -> !operation.readsBody() && !"GET".equals(operation.method()))
+    /** Method and route template of every state-changing operation without a body, for the route handler. */
+    private static final Set<String> BODILESS = Arrays.stream(ApiOperation.values()).filter(BodilessCalls::takesNoBody)
         .map(operation -> operation.method() + " " + operation.route())
         .collect(Collectors.toUnmodifiableSet());
 
@@ -76,6 +75,11 @@ public class BodilessCalls {
         });
     }
 
+    /** A state-changing operation whose REST request has no body. */
+    private static boolean takesNoBody(ApiOperation operation) {
+        return !operation.readsBody() && !"GET".equals(operation.method());
+    }
+
     private static boolean declaresBody(RoutingContext context) {
         String length = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
         return length != null && !"0".equals(length.trim());
@@ -88,8 +92,7 @@ public class BodilessCalls {
     /** Refuses a body the operation does not take (read by the route handler above, or by the chunked one). */
     @ServerRequestFilter(priority = Pipeline.FILTER_NO_BODY)
     public void refuseUnexpectedBody(ResourceInfo resource, RoutingContext routing) {
-        var operation = GuardedEndpoints.operationOf(resource.getResourceMethod());
-        if (operation.isEmpty() || !BODILESS.contains(operation.get().method() + " " + operation.get().route())) {
+        if (GuardedEndpoints.operationOf(resource.getResourceMethod()).filter(BodilessCalls::takesNoBody).isEmpty()) {
             return;
         }
         if (routing.request().isExpectMultipart()) {

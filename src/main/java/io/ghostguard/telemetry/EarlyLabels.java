@@ -62,14 +62,15 @@ public class EarlyLabels {
         router.route().order(Pipeline.ROUTE_EARLY_LABELS).handler(context -> {
             var request = context.request();
             String path = request.path();
+            // The path as routed (dot segments, encoded letters, repeated slashes and matrix parameters say nothing), as
+            // admission and the REST layer take it: the route of the request's schema violations, the label the timer
+            // keeps for an answer the REST layer routed, and the one a shed before routing gets.
+            String routed = Routes.routed(context);
             RequestLabels.remember(classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
-                request.getHeader("User-Agent")), RouteTemplates.of(path));
+                request.getHeader("User-Agent")), RouteTemplates.of(routed));
             HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
             if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
-                // The path as routed (dot segments, encoded letters, repeated slashes and matrix parameters say
-                // nothing), as admission and the REST layer take it: the label the timer keeps for an answer the REST
-                // layer routed, and the one a shed before routing gets.
-                String uri = uriLabel(Routes.routed(context));
+                String uri = uriLabel(routed);
                 metric.setTemplatePath(uri);
                 RequestLabels.uri(uri);
             }
@@ -105,11 +106,9 @@ public class EarlyLabels {
             @Override
             public Meter.Id map(Meter.Id id) {
                 String uri = id.getTag("uri");
-                if (uri == null || !(MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName())
-                    || MetricNames.HTTP_SERVER_PROCESSING.equals(id.getName()))) {
-                    return id;
-                }
-                if (PLATFORM_URIS.contains(uri)) {
+                boolean timer = MetricNames.HTTP_SERVER_REQUESTS.equals(id.getName())
+                    || MetricNames.HTTP_SERVER_PROCESSING.equals(id.getName());
+                if (!timer || uri == null || PLATFORM_URIS.contains(uri)) {
                     return id;
                 }
                 String bounded = uriLabel(uri);

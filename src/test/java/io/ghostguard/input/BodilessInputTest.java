@@ -6,16 +6,24 @@ import static io.ghostguard.support.Api.place;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
 import static io.ghostguard.support.Api.withKey;
+import static io.ghostguard.support.Mcp.call;
+import static io.ghostguard.support.Mcp.client;
+import static io.ghostguard.support.Mcp.problem;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ghostguard.support.RedisTestResource;
+import io.ghostguard.support.Tokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -81,5 +89,17 @@ class BodilessInputTest {
         withKey(UUID.randomUUID().toString()).body(" \n").post("/api/v1/orders/" + order.id() + "/cancellation")
             .then().statusCode(200).body("status", equalTo("CANCELLED"));
         assertEquals(5, available(order.sku()));
+    }
+
+    /** The same rule on MCP: the tool takes no argument but the order and the key, and a refusal changes nothing. */
+    @Test
+    void theCancelOrderToolRefusesAnArgumentItDoesNotDeclare() {
+        Placed order = placed();
+        JsonObject refused = problem(call(client(Tokens.defaultToken()), "cancel_order", Map.of("idempotencyKey",
+            UUID.randomUUID().toString(), "orderId", order.id(), "reason", "changed my mind")));
+        assertTrue(refused.getString("type").endsWith("/invalid-request"), refused.encode());
+        assertEquals(List.of("reason"), refused.getJsonArray("violations").stream()
+            .map(violation -> ((JsonObject) violation).getString("field")).toList());
+        unchanged(order);
     }
 }

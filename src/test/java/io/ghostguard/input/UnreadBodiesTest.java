@@ -57,31 +57,30 @@ class UnreadBodiesTest {
         }
     }
 
+    /** Sends the head and then body bytes; the answer has {@code status} and the server closes the connection. */
+    private static void answeredAndClosed(String head, byte[] piece, String status) throws IOException {
+        StringBuilder answer = new StringBuilder();
+        boolean closed = closedWhileSending(head, piece, answer);
+        assertTrue(closed, "the connection stayed open after: " + answer);
+        assertTrue(answer.toString().startsWith("HTTP/1.1 " + status), answer.toString());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/orders", "/mcp", "/no-such-path"})
     void aChunkedBodyWithoutATokenEndsItsConnectionWithTheRefusal(String path) throws IOException {
-        StringBuilder answer = new StringBuilder();
-        boolean closed = closedWhileSending("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
-            + "application/json\r\nIdempotency-Key: k1\r\nTransfer-Encoding: chunked\r\n\r\n", CHUNK, answer);
-        assertTrue(closed, "the connection stayed open after: " + answer);
-        assertTrue(answer.toString().startsWith("HTTP/1.1 40"), answer.toString());
+        answeredAndClosed("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + "Idempotency-Key: k1\r\nTransfer-Encoding: chunked\r\n\r\n", CHUNK, "40");
     }
 
     @Test
     void aRequestTheRouterRefusesEndsItsConnectionWithItsProblem() throws IOException {
-        StringBuilder answer = new StringBuilder();
-        boolean closed = closedWhileSending("POST /api/v1/orders HTTP/1.1\r\nContent-Type: application/json\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\n", CHUNK, answer);
-        assertTrue(closed, "the connection stayed open after: " + answer);
-        assertTrue(answer.toString().startsWith("HTTP/1.1 400"), answer.toString());
+        answeredAndClosed("POST /api/v1/orders HTTP/1.1\r\nContent-Type: application/json\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n", CHUNK, "400");
     }
 
     @Test
     void aDeclaredBodyOverTheLimitEndsItsConnectionWithThe413() throws IOException {
-        StringBuilder answer = new StringBuilder();
-        boolean closed = closedWhileSending("POST /api/v1/orders HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
-            + "application/json\r\nContent-Length: 100000000000\r\n\r\n", new byte[8000], answer);
-        assertTrue(closed, "the connection stayed open after: " + answer);
-        assertTrue(answer.toString().startsWith("HTTP/1.1 413"), answer.toString());
+        answeredAndClosed("POST /api/v1/orders HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + "Content-Length: 100000000000\r\n\r\n", new byte[8000], "413");
     }
 }

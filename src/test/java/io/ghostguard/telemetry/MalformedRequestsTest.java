@@ -88,6 +88,20 @@ class MalformedRequestsTest {
         }
     }
 
+    @Test
+    void aSchemaViolationOnAnOddSpellingIsCountedUnderTheRoute() {
+        PrometheusText before = metrics();
+        given().urlEncodingEnabled(false).contentType("application/json").header("Idempotency-Key", unique("odd"))
+            .body("{\"zz\":1}").post("/api/v1/orders;v=1").then().statusCode(400);
+        PrometheusText after = metrics();
+        assertEquals(violations(before) + 1, violations(after), after.describe("schema_violations_total"));
+    }
+
+    private static double violations(PrometheusText text) {
+        return text.series("schema_violations_total").stream().filter(sample -> sample.has("route", Routes.ORDERS,
+            "constraint", "UnknownField")).mapToDouble(PrometheusText.Sample::value).sum();
+    }
+
     private static double count(PrometheusText text, String timer) {
         return text.series(timer).stream().filter(sample -> sample.has("uri", Routes.INVENTORY_ITEM, "method", "GET",
             "status", "200")).mapToDouble(PrometheusText.Sample::value).sum();
