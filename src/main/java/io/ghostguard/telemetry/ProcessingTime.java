@@ -22,7 +22,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * budget; the platform's {@code http_server_requests_seconds} still shows the whole exchange. A request answered
  * before the REST layer (401, 413, ...) is timed from its headers. Labels are those of the HTTP timer: the route
  * template, the method (folded to the standard set), the status and the caller type the request ended with; only
- * API routes are timed here.
+ * API routes are timed here, and never a refusal no timer measures (a shed, a braked call: {@link RequestLabels#untimed()}).
  */
 @ApplicationScoped
 public class ProcessingTime {
@@ -130,6 +130,9 @@ public class ProcessingTime {
     }
 
     private void record(RoutingContext context, io.vertx.core.Context labels, String route, long headers) {
+        if (RequestLabels.untimedOn(labels)) {
+            return;
+        }
         HttpServerRequest request = context.request();
         CallerClassification caller = RequestLabels.callerOf(labels);
         if (caller == null) {

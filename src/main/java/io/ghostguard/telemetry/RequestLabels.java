@@ -19,6 +19,8 @@ public final class RequestLabels {
     private static final String ROUTE = "ghostguard.route";
     /** Context-local key of the {@code uri} label the platform's HTTP timer gives the request. */
     private static final String URI = "ghostguard.uri";
+    /** Context-local key: the request was answered with a refusal no timer measures (a shed, a braked call). */
+    static final String UNTIMED = "ghostguard.untimed";
 
     private RequestLabels() {
     }
@@ -43,6 +45,23 @@ public final class RequestLabels {
     public static String uri() {
         return !VertxContext.isOnDuplicatedContext() ? RouteTemplates.UNMATCHED
             : ContextLocals.get(URI, RouteTemplates.UNMATCHED);
+    }
+
+    /**
+     * Marks the current request as answered with a refusal that no timer measures (a shed or a braked call: counted by
+     * caller type in their own counters, written from prebuilt parts): neither the platform's HTTP timer nor the
+     * processing timer records it. A refusal inside an MCP tool call is a tool result inside the request's answer,
+     * which stays timed.
+     */
+    public static void untimed() {
+        if (VertxContext.isOnDuplicatedContext() && !RouteTemplates.MCP_TOOL_CALL.equals(uri())) {
+            ContextLocals.put(UNTIMED, Boolean.TRUE);
+        }
+    }
+
+    /** Whether the request whose own context is {@code context} was marked {@link #untimed()}. */
+    static boolean untimedOn(Context context) {
+        return context instanceof ContextInternal internal && internal.localContextData().get(UNTIMED) != null;
     }
 
     /** Replaces the caller of the current request once its identity is known. */

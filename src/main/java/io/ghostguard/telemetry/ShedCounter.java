@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Counts a shed, {@code admission_shed_total{caller_type, uri}}: by the caller type and by the {@code uri} label the
- * platform's HTTP timer gives the same answer (a fixed set of values, never a path a client chose), so the SLI rules
- * take out of the timer's answers exactly the sheds it counted there; a shed of a path the SLI does not select is no
- * request of the SLI to take out.
+ * platform's HTTP timer would have given the answer (a fixed set of values, never a path a client chose). A shed is
+ * counted here only: no timer measures it ({@link RequestLabels#untimed()}), so it is in neither side of the
+ * availability SLI.
  */
 @Singleton
 public class ShedCounter {
@@ -43,6 +43,7 @@ public class ShedCounter {
 
     /** One shed of the current request, answered to a caller of {@code type}. */
     public void shed(CallerType type) {
+        RequestLabels.untimed();
         counters.get(type).computeIfAbsent(RequestLabels.uri(), uri -> counter(type, uri)).increment();
     }
 }

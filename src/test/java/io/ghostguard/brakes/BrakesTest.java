@@ -200,6 +200,11 @@ class BrakesTest {
             value(during, "brakes_active", "kind", "principal"));
         assertEquals(value(before, "brake_changes_total", "action", "set", "kind", "principal") + 1,
             value(during, "brake_changes_total", "action", "set", "kind", "principal"));
+        // A refusal no timer measures: the braked 503 is on neither HTTP timer.
+        for (String timer : List.of("http_server_requests_seconds_count", "http_server_processing_seconds_count")) {
+            assertEquals(value(before, timer, "uri", "/api/v1/orders", "status", "503"),
+                value(during, timer, "uri", "/api/v1/orders", "status", "503"), during.describe(timer));
+        }
 
         lift(scope).then().statusCode(204);
         lift(scope).then().statusCode(404).contentType("application/problem+json");
@@ -235,11 +240,21 @@ class BrakesTest {
         String scope = "principal:default:" + sub;
         brake(scope, "writes", null).then().statusCode(200);
         try {
+            PrometheusText before = metrics();
             tool(agent, session, "place_order", place).then().statusCode(503)
                 .contentType("application/problem+json").body("type", endsWith("/braked"))
                 .body("scope", org.hamcrest.Matchers.equalTo("principal"));
             tool(agent, session, "check_stock", "{\"sku\":\"" + sku + "\"}").then().statusCode(200);
             assertEquals(10, available(sku), "the braked tool call changed nothing");
+            PrometheusText after = metrics();
+            assertEquals(value(before, "braked_total", "caller_type", "agent") + 1,
+                value(after, "braked_total", "caller_type", "agent"));
+            assertEquals(value(before, "http_server_requests_seconds_count", "uri", "/mcp", "status", "503"),
+                value(after, "http_server_requests_seconds_count", "uri", "/mcp", "status", "503"),
+                "the braked message is not timed: " + after.describe("http_server_requests_seconds_count"));
+            assertEquals(value(before, "http_server_requests_seconds_count", "uri", "/mcp", "status", "200") + 1,
+                value(after, "http_server_requests_seconds_count", "uri", "/mcp", "status", "200"),
+                "the next message is");
         } finally {
             lift(scope).then().statusCode(204);
         }
