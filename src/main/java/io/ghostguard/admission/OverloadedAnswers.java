@@ -58,6 +58,7 @@ final class OverloadedAnswers {
                         AtomicReferenceArray<Buffer> answers, boolean close) {
         RequestLabels.refine(label);
         shed.shed(label.type());
+        RequestLabels.untimed();
         HttpServerResponse response = context.response();
         response.setStatusCode(503);
         MultiMap headers = response.headers();

@@ -5,7 +5,6 @@ import io.ghostguard.problem.Problem;
 import io.ghostguard.problem.ProblemType;
 import io.ghostguard.problem.Refusal;
 import io.ghostguard.security.Access;
-import io.ghostguard.telemetry.RequestLabels;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,7 +92,6 @@ final class BrakeCheck {
         Brake brake = stopping.brake();
         BrakeScope.Kind kind = stopping.scope().kind();
         metrics.braked(access.label(), kind).increment();
-        RequestLabels.untimed();
         // Who braked: the automatic brake (after this caller's refusals piled up) or an operator (or configuration).
         String who = AutoBrake.AUTO.equals(brake.setBy()) ? "The automatic brake, after repeated refusals, has braked "
             : "An operator has braked ";

@@ -1,5 +1,6 @@
 package io.ghostguard.problem;
 
+import io.ghostguard.telemetry.RequestLabels;
 import io.smallrye.common.vertx.ContextLocals;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Context;
@@ -9,7 +10,8 @@ import io.vertx.core.impl.ContextInternal;
  * Marks, on the request's own Vert.x context, that its answer is a brake's refusal, so that admission control, which
  * sees only the status when the answer is written, never takes that 503 for a failure of the service. (A shed never
  * held a slot; a 503 {@code overloaded} of a starved instance, given after it held one, is the service's own
- * slowness and lowers the limit like any answer past the objective.)
+ * slowness and lowers the limit like any answer past the objective.) Both refusals, a brake's and a shed's, are also
+ * marked as answers no timer measures.
  */
 public final class OwnOutcomeMark {
 
@@ -18,11 +20,20 @@ public final class OwnOutcomeMark {
     private OwnOutcomeMark() {
     }
 
-    /** Marks the current request when {@code problem} is a brake's refusal. */
+    /**
+     * Marks the current request when {@code problem} is a brake's refusal; when it is a brake's or a shed's, its answer
+     * is timed by nothing ({@link RequestLabels#untimed()}).
+     */
     static void note(Problem problem) {
-        if (problem.status() == 503 && VertxContext.isOnDuplicatedContext()
-            && ProblemType.of(problem).filter(ProblemType.BRAKED::equals).isPresent()) {
+        if (problem.status() != 503 || !VertxContext.isOnDuplicatedContext()) {
+            return;
+        }
+        ProblemType type = ProblemType.of(problem).orElse(null);
+        if (type == ProblemType.BRAKED) {
             ContextLocals.put(KEY, Boolean.TRUE);
+        }
+        if (type == ProblemType.BRAKED || type == ProblemType.OVERLOADED) {
+            RequestLabels.untimed();
         }
     }
 

@@ -20,7 +20,18 @@ public final class RequestLabels {
     /** Context-local key of the {@code uri} label the platform's HTTP timer gives the request. */
     private static final String URI = "ghostguard.uri";
     /** Context-local key: the request was answered with a refusal no timer measures (a shed, a braked call). */
-    static final String UNTIMED = "ghostguard.untimed";
+    private static final String UNTIMED = "ghostguard.untimed";
+    /**
+     * Context-local key of the route template the platform's HTTP timer (and the HTTP span's route) takes before any
+     * other; the REST layer sets it for the resource it matched.
+     */
+    private static final String URL_TEMPLATE = "UrlPathTemplate";
+    /**
+     * What ends the template of an untimed answer: its route, then this; the platform's HTTP timer ignores every
+     * template that ends so ({@code quarkus.micrometer.binder.http-server.ignore-patterns}), and no other value
+     * written there ends so (the REST layer's templates and {@link RouteTemplates} are paths).
+     */
+    public static final String REFUSED = " (refused)";
 
     private RequestLabels() {
     }
@@ -48,14 +59,17 @@ public final class RequestLabels {
     }
 
     /**
-     * Marks the current request as answered with a refusal that no timer measures (a shed or a braked call: counted by
-     * caller type in their own counters, written from prebuilt parts): neither the platform's HTTP timer nor the
-     * processing timer records it. A refusal inside an MCP tool call is a tool result inside the request's answer,
-     * which stays timed.
+     * Marks the current request, as its answer is written, as a refusal that no timer measures (a shed or a braked
+     * call: counted by caller type in their own counters): neither the platform's HTTP timer nor the processing timer
+     * records it. The platform's timer is stopped before it looks up a meter: it ignores the route template given here
+     * (the route, then {@link #REFUSED}), which the request's span takes as its route too. A refusal inside an MCP
+     * tool call is a tool result inside the request's answer, which stays timed.
      */
     public static void untimed() {
-        if (VertxContext.isOnDuplicatedContext() && !RouteTemplates.MCP_TOOL_CALL.equals(uri())) {
+        String uri = uri();
+        if (VertxContext.isOnDuplicatedContext() && !RouteTemplates.MCP_TOOL_CALL.equals(uri)) {
             ContextLocals.put(UNTIMED, Boolean.TRUE);
+            ContextLocals.put(URL_TEMPLATE, uri + REFUSED);
         }
     }
 

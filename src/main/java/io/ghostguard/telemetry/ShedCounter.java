@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Counts a shed, {@code admission_shed_total{caller_type, uri}}: by the caller type and by the {@code uri} label the
  * platform's HTTP timer would have given the answer (a fixed set of values, never a path a client chose). A shed is
- * counted here only: no timer measures it ({@link RequestLabels#untimed()}), so it is in neither side of the
+ * counted here only: no timer measures its answer ({@link RequestLabels#untimed()}), so it is in neither side of the
  * availability SLI.
  */
 @Singleton
@@ -43,7 +43,6 @@ public class ShedCounter {
 
     /** One shed of the current request, answered to a caller of {@code type}. */
     public void shed(CallerType type) {
-        RequestLabels.untimed();
         counters.get(type).computeIfAbsent(RequestLabels.uri(), uri -> counter(type, uri)).increment();
     }
 }

@@ -158,8 +158,8 @@ public class McpProtocol {
         Refusal braked = brakes.check(access, ApiOperation.ofTool(tool).map(ApiOperation::changesState).orElse(false));
         if (braked != null) {
             // Brakes (docs/runbooks/brakes.md): with identity, before the session's rate step, any claim or effect;
-            // answered like REST.
-            count.toolRefused(context, tool, access, braked.status());
+            // answered like REST, and counted like a REST call: braked_total only, no tool call of any outcome (an
+            // answer no timer measures, so in neither side of the availability SLI).
             answers.refuse(context, braked);
             return;
         }
