@@ -68,12 +68,12 @@ public class EarlyLabels {
             String routed = Routes.routed(context);
             RequestLabels.remember(classifier.classify(null, path, request.getHeader(CallerClassifier.HEADER),
                 request.getHeader("User-Agent")), RouteTemplates.of(routed));
-            HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
-            if (metric != null && (path == null || !path.startsWith(NON_APPLICATION))) {
-                String uri = uriLabel(routed);
-                metric.setTemplatePath(uri);
-                RequestLabels.uri(uri);
-            }
+            RequestLabels.uri(timed(context, routed));
+            context.next();
+        }).failureHandler(context -> {
+            // A request the router failed before any handler ran (no Host header): its timer's label too, so the
+            // platform never weighs the path the client chose against its ignore patterns.
+            timed(context, context.request().path());
             context.next();
         });
         router.route().order(Pipeline.ROUTE_VERIFIED_LABELS).handler(context -> {
@@ -91,6 +91,21 @@ public class EarlyLabels {
     private void verified(HttpServerRequest request, SecurityIdentity identity) {
         RequestLabels.refine(classifier.classify(identity.getAttribute(Claims.CALLER_TYPE), request.path(),
             request.getHeader(CallerClassifier.HEADER), request.getHeader("User-Agent")));
+    }
+
+    /**
+     * Gives the platform's HTTP timer the request's {@code uri} label (unless something did already); returns it, null
+     * for a request the platform does not time (its own endpoints).
+     */
+    private String timed(io.vertx.ext.web.RoutingContext context, String routed) {
+        HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
+        String path = context.request().path();
+        if (metric == null || path != null && path.startsWith(NON_APPLICATION)) {
+            return null;
+        }
+        String uri = uriLabel(routed);
+        metric.setTemplatePath(uri);
+        return uri;
     }
 
     /**

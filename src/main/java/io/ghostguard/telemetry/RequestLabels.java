@@ -59,16 +59,31 @@ public final class RequestLabels {
     }
 
     /**
-     * Marks the current request, as its answer is written, as a refusal that no timer measures (a shed or a braked
-     * call: counted by caller type in their own counters): neither the platform's HTTP timer nor the processing timer
-     * records it. The platform's timer is stopped before it looks up a meter: it ignores the route template given here
-     * (the route, then {@link #REFUSED}), which the request's span takes as its route too. A refusal inside an MCP
-     * tool call is a tool result inside the request's answer, which stays timed.
+     * Marks the current request, as its answer is written, as a refusal that no timer measures (a shed before any
+     * work or a braked call: counted by caller type in their own counters): neither the platform's HTTP timer nor the
+     * processing timer records it. The platform's timer skips it before it looks up a meter: it ignores the route
+     * template given here (the route, then {@link #REFUSED}), which the request's span takes as its route too. A
+     * refusal inside an MCP tool call is a tool result inside the request's answer, which stays timed.
      */
     public static void untimed() {
+        mark(true);
+    }
+
+    /**
+     * Marks the current request as a shed given after it waited on the store past a deadline: off the platform's HTTP
+     * timer like every shed (so off the availability SLI), but on the processing timer, whose latency SLI it belongs to:
+     * the wait was the service's own.
+     */
+    public static void offTheRequestTimer() {
+        mark(false);
+    }
+
+    private static void mark(boolean processingToo) {
         String uri = uri();
         if (VertxContext.isOnDuplicatedContext() && !RouteTemplates.MCP_TOOL_CALL.equals(uri)) {
-            ContextLocals.put(UNTIMED, Boolean.TRUE);
+            if (processingToo) {
+                ContextLocals.put(UNTIMED, Boolean.TRUE);
+            }
             ContextLocals.put(URL_TEMPLATE, uri + REFUSED);
         }
     }

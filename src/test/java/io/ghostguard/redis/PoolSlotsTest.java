@@ -15,6 +15,7 @@ import io.ghostguard.support.Tokens;
 import io.ghostguard.telemetry.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -106,6 +107,8 @@ class PoolSlotsTest {
             Await.until("both pooled connections wait in BLPOP", Duration.ofSeconds(10), () -> blocked() == 2);
             holds.add(hold(queued)); // first in the queue for a connection, ahead of the read
             double shedBefore = shed();
+            double requestTimerBefore = timed503(MetricNames.HTTP_SERVER_REQUESTS);
+            double processingBefore = timed503(MetricNames.HTTP_SERVER_PROCESSING);
             CompletableFuture<io.restassured.response.Response> read = CompletableFuture.supplyAsync(
                 () -> as(token).get("/api/v1/orders/" + unique("o")));
             // Redis answers one of this instance's calls in the second half of the read's wait (fault injection
@@ -117,6 +120,11 @@ class PoolSlotsTest {
             assertTrue(answer.jsonPath().getString("type").endsWith("/overloaded"), answer.asString());
             assertNotNull(answer.header("Retry-After"));
             assertEquals(shedBefore + 1, shed(), "counted as a shed of the caller's type");
+            // Off the HTTP timer like every shed (outside the availability SLI), but on the processing timer: the
+            // wait was this instance's own, and the latency SLI counts it.
+            Await.until("the shed is on the processing timer", Duration.ofSeconds(5),
+                () -> timed503(MetricNames.HTTP_SERVER_PROCESSING) == processingBefore + 1);
+            assertEquals(requestTimerBefore, timed503(MetricNames.HTTP_SERVER_REQUESTS), "off the HTTP timer");
         } finally {
             redis.command("LPUSH", first, "x");
             redis.command("LPUSH", second, "x");
@@ -137,6 +145,10 @@ class PoolSlotsTest {
     /** Clients of Redis blocked in BLPOP. */
     private long blocked() {
         return redis.command("CLIENT", "LIST").lines().filter(line -> line.contains("cmd=blpop")).count();
+    }
+
+    private double timed503(String timer) {
+        return registry.find(timer).tag("status", "503").timers().stream().mapToDouble(Timer::count).sum();
     }
 
     private double shed() {
