@@ -13,6 +13,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
@@ -97,7 +98,7 @@ public class EarlyLabels {
      * Gives the platform's HTTP timer the request's {@code uri} label (unless something did already); returns it, null
      * for a request the platform does not time (its own endpoints).
      */
-    private String timed(io.vertx.ext.web.RoutingContext context, String routed) {
+    private String timed(RoutingContext context, String routed) {
         HttpRequestMetric metric = HttpRequestMetric.getRequestMetric(context);
         String path = context.request().path();
         if (metric == null || path != null && path.startsWith(NON_APPLICATION)) {

@@ -31,7 +31,7 @@ public final class RequestLabels {
      * template that ends so ({@code quarkus.micrometer.binder.http-server.ignore-patterns}), and no other value
      * written there ends so (the REST layer's templates and {@link RouteTemplates} are paths).
      */
-    public static final String REFUSED = " (refused)";
+    private static final String REFUSED = " (refused)";
 
     private RequestLabels() {
     }
