@@ -393,12 +393,14 @@ class AdmissionControlTest {
             Await.until("both held placements are admitted and in flight", Duration.ofSeconds(10),
                 () -> inFlight() >= 2);
             for (int attempt = 0; attempt < 3; attempt++) {
+                // The body is asked for in the callback that sends, on the client's event loop: asked for later
+                // (from this thread), it could find the answer already over and its bytes gone.
                 String answer = h2.request(io.vertx.core.http.HttpMethod.POST, "/api/v1/orders")
                     .compose(request -> request.putHeader("Authorization", "Bearer " + h2Repeat.agent())
                         .putHeader("Content-Type", "application/json").putHeader("Idempotency-Key", h2Repeat.key())
-                        .send(h2Repeat.body()))
-                    .compose(response -> response.body().map(bytes -> response.version() + " "
-                        + response.statusCode() + " " + bytes))
+                        .send(h2Repeat.body())
+                        .compose(response -> response.body().map(bytes -> response.version() + " "
+                            + response.statusCode() + " " + bytes)))
                     .toCompletionStage().toCompletableFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
                 assertTrue(answer.startsWith("HTTP_2 503") && answer.contains("at the most it can serve"), answer);
             }
