@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Starts a real redis-server on a free loopback port for the tests, hands it to fields marked
- * {@link InjectRedis}, and stops it afterwards.
+ * {@link InjectRedis}, and stops it afterwards (its working directory removed with it).
  */
 public class RedisTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -27,7 +27,7 @@ public class RedisTestResource implements QuarkusTestResourceLifecycleManager {
     @Override
     public void stop() {
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 }
