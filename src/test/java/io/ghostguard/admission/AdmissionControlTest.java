@@ -6,6 +6,7 @@ import static io.ghostguard.support.Api.metrics;
 import static io.ghostguard.support.Api.orderBody;
 import static io.ghostguard.support.Api.stock;
 import static io.ghostguard.support.Api.unique;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -125,6 +126,11 @@ class AdmissionControlTest {
             // A spelling of an API path no route serves is shed too, and counted under the timer's uri label for it.
             as(agent).contentType("application/json").header("Idempotency-Key", unique("k")).body(body)
                 .post("/api/v1/ORDERS").then().statusCode(503).contentType("application/problem+json");
+            // A message to the MCP endpoint is admitted by the same handler: shed the same way, before MCP reads it.
+            Response mcpShed = as(agent).contentType("application/json").accept("application/json, text/event-stream")
+                .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").post("/mcp");
+            mcpShed.then().statusCode(503).contentType("application/problem+json").header("Retry-After", notNullValue());
+            assertTrue(mcpShed.jsonPath().getString("type").endsWith("/overloaded"), mcpShed.asString());
 
             assertNotEquals("overloaded", type(place(person, unique("p"), body).get()),
                 "a person keeps the reserved share");
@@ -132,14 +138,15 @@ class AdmissionControlTest {
                 "a retry of an admitted key is never shed");
         }
         PrometheusText after = metrics();
-        assertEquals(shed(before, "agent") + 2, shed(after, "agent"), after.describe("admission_shed_total"));
+        assertEquals(shed(before, "agent") + 3, shed(after, "agent"), after.describe("admission_shed_total"));
         assertEquals(shed(before, "human"), shed(after, "human"));
         // By the uri label the HTTP timer would give each answer; and no timer measured either shed: the 503s of the
         // agent on both timers are as many as before (the held placements, answered after this, are the only others).
         assertEquals(shed(before, "agent", "/api/v1/orders") + 1, shed(after, "agent", "/api/v1/orders"));
         assertEquals(shed(before, "agent", "/UNMATCHED") + 1, shed(after, "agent", "/UNMATCHED"));
+        assertEquals(shed(before, "agent", "/mcp") + 1, shed(after, "agent", "/mcp"));
         for (String timer : List.of("http_server_requests_seconds_count", "http_server_processing_seconds_count")) {
-            for (String uri : List.of("/api/v1/orders", "/UNMATCHED")) {
+            for (String uri : List.of("/api/v1/orders", "/UNMATCHED", "/mcp")) {
                 assertEquals(timed(before, timer, uri), timed(after, timer, uri), timer + " " + uri + ": "
                     + after.describe(timer));
             }
