@@ -11,11 +11,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,10 +21,6 @@ import java.util.concurrent.TimeUnit;
  * (present on the dev and test class path only, never in the production artifact).
  */
 public final class RedisServerProcess implements AutoCloseable {
-
-    private static final String[] EMBEDDED_BINARIES = {
-        "redis-server-6.2.6-v5-linux-amd64", "redis-server-6.2.7-linux-arm64", "redis-server-6.2.6-v5-darwin-amd64",
-        "redis-server-6.2.6-v5-darwin-arm64"};
 
     private final int port;
     private final Path executable;
@@ -49,14 +42,14 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts a server, looking for redis-server in the given PATH value before the embedded binary. */
     static RedisServerProcess startOnFreePort(String searchPath) {
-        RedisServerProcess server = new RedisServerProcess(freePort(), locateExecutable(searchPath), tempDir(), List.of());
+        RedisServerProcess server = new RedisServerProcess(freePort(), RedisExecutable.locate(searchPath), tempDir(), List.of());
         server.start();
         return server;
     }
 
     /** Starts a server on a free port with extra {@code redis-server} arguments and waits until it answers PING. */
     public static RedisServerProcess startOnFreePort(List<String> serverArguments) {
-        RedisServerProcess server = new RedisServerProcess(freePort(), locateExecutable(System.getenv("PATH")),
+        RedisServerProcess server = new RedisServerProcess(freePort(), RedisExecutable.locate(System.getenv("PATH")),
             tempDir(), List.copyOf(serverArguments));
         server.start();
         return server;
@@ -183,49 +176,8 @@ public final class RedisServerProcess implements AutoCloseable {
         return executable;
     }
 
-    private static Path locateExecutable(String searchPath) {
-        return onPath(searchPath).orElseGet(RedisServerProcess::extractEmbedded);
-    }
-
-    private static Optional<Path> onPath(String path) {
-        if (path == null || path.isEmpty()) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(dir, "redis-server");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static Path extractEmbedded() {
-        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("mac") ? "darwin" : "linux";
-        String arch = System.getProperty("os.arch").contains("aarch64") ? "arm64" : "amd64";
-        for (String name : EMBEDDED_BINARIES) {
-            if (!name.contains(os + "-" + arch)) {
-                continue;
-            }
-            try (InputStream in = RedisServerProcess.class.getClassLoader().getResourceAsStream(name)) {
-                if (in == null) {
-                    continue;
-                }
-                Path target = tempDir().resolve(name);
-                Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-                if (!target.toFile().setExecutable(true)) {
-                    throw new IllegalStateException("cannot make " + target + " executable");
-                }
-                return target;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new IllegalStateException("no redis-server on PATH and no embedded-redis binary for " + os + "-" + arch
-            + "; install redis-server or set quarkus.redis.hosts");
-    }
-
-    private static Path tempDir() {
+    /** A new temporary directory, removed when the JVM exits if it is empty by then. */
+    static Path tempDir() {
         try {
             Path dir = Files.createTempDirectory("ghostguard-redis");
             dir.toFile().deleteOnExit();

@@ -27,6 +27,10 @@ class RedisServerProcessTest {
             TestRedis redis = new TestRedis(server);
             assertEquals("+OK", redis.command("SET", "k", "v"));
             assertEquals("v", redis.command("GET", "k"));
+            // Copied out once per process: a second server runs the same copy, no second 10 MB file.
+            try (RedisServerProcess second = RedisServerProcess.startOnFreePort("")) {
+                assertEquals(server.executable(), second.executable());
+            }
         }
     }
 

@@ -31,7 +31,7 @@ class BrakesIT {
             instance.close();
         }
         if (redis != null) {
-            redis.stop();
+            redis.close();
         }
     }
 

@@ -66,7 +66,7 @@ class BurstIT {
                 }
             }
         } finally {
-            redis.stop();
+            redis.close();
         }
         figures.forEach(result -> System.out.println("burst: " + result.line()));
         for (Figures result : figures) {
@@ -95,7 +95,7 @@ class BurstIT {
             System.out.printf("burst: a real outage is answered 503: Redis frozen in %d ms, stopped in %d ms (deadline "
                 + "%d ms, pool wait %d ms)%n", frozen, stopped, COMMAND_TIMEOUT.toMillis(), POOL_WAIT.toMillis());
         } finally {
-            redis.stop();
+            redis.close();
         }
     }
 

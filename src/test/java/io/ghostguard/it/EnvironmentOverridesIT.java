@@ -34,7 +34,7 @@ class EnvironmentOverridesIT {
     @AfterEach
     void stopRedis() {
         if (redis != null) {
-            redis.stop();
+            redis.close();
         }
     }
 

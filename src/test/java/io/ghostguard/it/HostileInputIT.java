@@ -68,7 +68,7 @@ class HostileInputIT {
             assertEquals(before, state(), "stock, ledger and orders are exactly as before the fuzzing");
         } finally {
             service.close();
-            redis.stop();
+            redis.close();
         }
     }
 

@@ -83,7 +83,7 @@ class McpAcrossInstancesIT {
         try (PackagedService a = start(redis); PackagedService b = start(redis)) {
             aSessionWorksOn(a, b);
         } finally {
-            redis.stop();
+            redis.close();
         }
     }
 

@@ -73,7 +73,7 @@ class McpMemoryIT {
                 .mapToDouble(PrometheusText.Sample::value).sum(), "no connection of the extension is left behind");
             assertEquals(timedBefore + sent, timed(service), "every request was answered and timed");
         } finally {
-            redis.stop();
+            redis.close();
         }
     }
 

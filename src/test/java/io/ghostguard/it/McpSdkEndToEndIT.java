@@ -43,7 +43,7 @@ class McpSdkEndToEndIT {
             assertEquals(0, run.exitValue(), output);
             assertEquals(9, output.lines().filter(line -> line.matches("step \\d+ .*: ok.*")).count(), output);
         } finally {
-            redis.stop();
+            redis.close();
         }
     }
 }

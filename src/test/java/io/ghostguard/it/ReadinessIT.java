@@ -66,7 +66,7 @@ class ReadinessIT {
             }
             assertTrue(service.healthAnswer("ready").body().contains("\"reachable\": false"), "the outage is data");
         } finally {
-            redis.stop();
+            redis.close();
         }
     }
 

@@ -34,7 +34,7 @@ class RedisClusterIT {
 
     @AfterEach
     void stopNodes() {
-        nodes.forEach(RedisServerProcess::stop);
+        nodes.forEach(RedisServerProcess::close);
     }
 
     @Test

@@ -36,7 +36,7 @@ class SharedLimitsIT {
             instance.close();
         }
         if (redis != null) {
-            redis.stop();
+            redis.close();
         }
     }
 

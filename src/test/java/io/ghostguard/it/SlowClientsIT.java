@@ -55,7 +55,7 @@ class SlowClientsIT {
         try {
             service.close();
         } finally {
-            redis.stop();
+            redis.close();
         }
     }
 

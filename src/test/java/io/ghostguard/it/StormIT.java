@@ -54,7 +54,7 @@ class StormIT {
             service.close();
         }
         if (redis != null) {
-            redis.stop();
+            redis.close();
         }
     }
 

@@ -112,7 +112,7 @@ public final class SentinelDeployment implements AutoCloseable {
         if (sentinel != null) {
             sentinel.destroyForcibly();
         }
-        servers.forEach(RedisServerProcess::stop);
+        servers.forEach(RedisServerProcess::close);
     }
 
     private static int freePort() throws IOException {

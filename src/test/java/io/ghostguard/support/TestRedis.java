@@ -39,6 +39,11 @@ public final class TestRedis {
         server.stop();
     }
 
+    /** Stops the server for good and removes its working directory. */
+    public void close() {
+        server.close();
+    }
+
     /** Starts the server again after {@link #stop()}. */
     public void start() {
         server.start();
