@@ -28,7 +28,7 @@ public final class RequestLabels {
     private static final String URL_TEMPLATE = "UrlPathTemplate";
     /**
      * What ends the template of an untimed answer: its route, then this; the platform's HTTP timer ignores every
-     * template that ends so ({@code quarkus.micrometer.binder.http-server.ignore-patterns}), and no other value
+     * template that ends so ({@link RefusalsUntimed} keeps the pattern in its ignore list), and no other value
      * written there ends so (the REST layer's templates and {@link RouteTemplates} are paths).
      */
     private static final String REFUSED = " (refused)";

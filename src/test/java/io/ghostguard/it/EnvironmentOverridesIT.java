@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ghostguard.devredis.RedisServerProcess;
+import io.ghostguard.security.Scopes;
 import io.ghostguard.support.Await;
 import io.ghostguard.support.OrderRequest;
 import io.ghostguard.support.PackagedService;
+import io.ghostguard.support.PrometheusText;
 import io.ghostguard.support.TestKeys;
 import io.ghostguard.support.TestRedis;
 import io.ghostguard.support.Tokens;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Settings in the form the Kubernetes ConfigMap gives them, environment variables, take effect on the packaged
  * application: the same call is refused without a key by default and executed once its endpoint's override switches
- * the key off; with {@code ORDERS_REDIS_MIN_REPLICA_ACKS=1} an order is confirmed only once a replica has it.
+ * the key off; with {@code ORDERS_REDIS_MIN_REPLICA_ACKS=1} an order is confirmed only once a replica has it; a
+ * deployment's own list of routes the HTTP timer ignores leaves a refusal untimed still.
  */
 class EnvironmentOverridesIT {
 
@@ -59,6 +62,43 @@ class EnvironmentOverridesIT {
             Map.of("ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ENABLED", "false"))) {
             assertEquals(201, placeWithoutKey(overridden), "ORDERS_IDEMPOTENCY_ENDPOINTS_PLACE_ORDER_ENABLED=false");
         }
+    }
+
+    /**
+     * The platform's HTTP timer ignore list set by the deployment replaces the service's default: a braked call is
+     * still timed by nothing (the refused pattern is added to the deployment's list), while other answers are timed.
+     */
+    @Test
+    void aDeploymentsOwnTimerIgnoreListLeavesRefusalsUntimed() throws Exception {
+        redis = RedisServerProcess.startOnFreePort();
+        try (PackagedService service = PackagedService.start(redis.url(),
+            Map.of("QUARKUS_MICROMETER_BINDER_HTTP_SERVER_IGNORE_PATTERNS", "/internal/.*"))) {
+            String operator = Tokens.token().subject("sre").callerType("human").scopes(Scopes.OPS_BRAKE).sign();
+            String sub = "looping-" + UUID.randomUUID();
+            String agent = Tokens.token().subject(sub).callerType("agent").sign();
+            String path = "/api/v1/inventory/none";
+            assertEquals(404, service.send("GET", path, agent, "", null).join().statusCode());
+            HttpResponse<String> set = service.send("PUT", "/admin/v1/brakes/principal:default:" + sub, operator,
+                "{\"mode\":\"all\",\"reason\":\"looping\"}", null).join();
+            assertEquals(200, set.statusCode(), set.body());
+            Await.until("the brake holds", Duration.ofSeconds(10),
+                () -> service.send("GET", path, agent, "", null).join().statusCode() == 503);
+            PrometheusText before = PrometheusText.parse(service.metrics());
+            HttpResponse<String> braked = service.send("GET", path, agent, "", null).join();
+            assertEquals(503, braked.statusCode(), braked.body());
+            assertTrue(braked.body().contains("/braked"), braked.body());
+            String person = Tokens.token().subject("person-" + UUID.randomUUID()).callerType("human").sign();
+            assertEquals(404, service.send("GET", path, person, "", null).join().statusCode());
+            PrometheusText after = PrometheusText.parse(service.metrics());
+            assertEquals(timed(before, "503"), timed(after, "503"), "the braked call is timed by nothing");
+            assertEquals(timed(before, "404") + 1, timed(after, "404"), "the person's answer is timed");
+        }
+    }
+
+    /** Answers of one status on the platform's HTTP timer, every route and caller. */
+    private static double timed(PrometheusText metrics, String status) {
+        return metrics.series("http_server_requests_seconds_count").stream()
+            .filter(sample -> sample.has("status", status)).mapToDouble(PrometheusText.Sample::value).sum();
     }
 
     /**

@@ -47,8 +47,9 @@ public final class PackagedService implements AutoCloseable {
             }
             Thread.sleep(100);
         }
+        String output = service.log();
         service.close();
-        throw new AssertionError("the packaged service at " + service.uri + " did not become ready");
+        throw new AssertionError("the packaged service at " + service.uri + " did not become ready: " + output);
     }
 
     /** Starts an instance on {@code redisUrl} with extra environment and returns at once, ready or not. */
@@ -147,10 +148,16 @@ public final class PackagedService implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Stops the instance (SIGTERM) and removes its console output. */
     @Override
     public void close() throws InterruptedException {
         process.destroy();
         process.waitFor();
+        try {
+            Files.deleteIfExists(log);
+        } catch (IOException leftBehind) {
+            // A temporary file; the system's cleaning takes it.
+        }
     }
 
     private static int freePort() throws IOException {
