@@ -140,8 +140,9 @@ class AdmissionControlTest {
         PrometheusText after = metrics();
         assertEquals(shed(before, "agent") + 3, shed(after, "agent"), after.describe("admission_shed_total"));
         assertEquals(shed(before, "human"), shed(after, "human"));
-        // By the uri label the HTTP timer would give each answer; and no timer measured either shed: the 503s of the
-        // agent on both timers are as many as before (the held placements, answered after this, are the only others).
+        // By the uri label the HTTP timer would give each answer; and no timer measured a shed: the 503s of the
+        // agent on both timers are as many as before (the held placements, answered after this, are the only others;
+        // a shed that were timed would count under its route or, by its refused template, under /UNMATCHED).
         assertEquals(shed(before, "agent", "/api/v1/orders") + 1, shed(after, "agent", "/api/v1/orders"));
         assertEquals(shed(before, "agent", "/UNMATCHED") + 1, shed(after, "agent", "/UNMATCHED"));
         assertEquals(shed(before, "agent", "/mcp") + 1, shed(after, "agent", "/mcp"));

@@ -89,9 +89,10 @@ class EnvironmentOverridesIT {
             assertTrue(braked.body().contains("/braked"), braked.body());
             String person = Tokens.token().subject("person-" + UUID.randomUUID()).callerType("human").sign();
             assertEquals(404, service.send("GET", path, person, "", null).join().statusCode());
+            Await.until("the person's answer is timed", Duration.ofSeconds(10),
+                () -> timed(PrometheusText.parse(service.metrics()), "404") == timed(before, "404") + 1);
             PrometheusText after = PrometheusText.parse(service.metrics());
             assertEquals(timed(before, "503"), timed(after, "503"), "the braked call is timed by nothing");
-            assertEquals(timed(before, "404") + 1, timed(after, "404"), "the person's answer is timed");
         }
     }
 

@@ -102,6 +102,22 @@ class StartupRefusalIT {
             + "on-store-failure") && line.contains("must be fail-closed or fail-open")), output);
     }
 
+    /**
+     * A setting of the platform's HTTP timer that would time refusals again (an ignore list given element by element,
+     * which the service cannot extend) or take the route labels from the service (any match pattern) stops the start.
+     */
+    @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT)
+    @ValueSource(strings = {"quarkus.micrometer.binder.http-server.ignore-patterns[0]=/internal/.*",
+        "quarkus.micrometer.binder.http-server.match-patterns=/api/v1/inventory/.*=/api/v1/inventory/{sku}"})
+    void aTimerSettingThatWouldTimeRefusalsStopsTheStart(String setting) throws Exception {
+        String property = setting.substring(0, setting.indexOf('=')).replace("[0]", "");
+        String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(),
+            "QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER), List.of("-D" + setting));
+        assertTrue(output.lines().anyMatch(line -> line.contains(property) && (line.contains("must hold")
+            || line.contains("is not supported"))), property + " named on one line: " + output);
+    }
+
     /** Every setting that would switch a limit or a retention off stops the start, each named on its own line. */
     @ParameterizedTest
     @Execution(ExecutionMode.CONCURRENT)

@@ -47,16 +47,21 @@ public final class PackagedService implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        String output = service.log();
-        service.close();
-        throw new AssertionError("the packaged service at " + service.uri + " did not become ready: " + output);
+        try {
+            throw new AssertionError("the packaged service at " + service.uri + " did not become ready: "
+                + service.log());
+        } finally {
+            service.close();
+        }
     }
 
     /** Starts an instance on {@code redisUrl} with extra environment and returns at once, ready or not. */
     public static PackagedService launch(String redisUrl, Map<String, String> environment) throws IOException {
         int port = freePort();
         int managementPort = freePort();
-        Path log = Files.createTempFile("packaged-service", ".log");
+        // Under the build's own directory (kept for a look after a failed run, gone with the next clean checkout).
+        Path log = Files.createTempFile(Files.createDirectories(Path.of("target", "packaged-services")),
+            "packaged-service", ".log");
         ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
             .toString(), "-jar", "target/quarkus-app/quarkus-run.jar"))
             .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -148,16 +153,10 @@ public final class PackagedService implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Stops the instance (SIGTERM) and removes its console output. */
     @Override
     public void close() throws InterruptedException {
         process.destroy();
         process.waitFor();
-        try {
-            Files.deleteIfExists(log);
-        } catch (IOException leftBehind) {
-            // A temporary file; the system's cleaning takes it.
-        }
     }
 
     private static int freePort() throws IOException {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class RefusalsUntimedTest {
 
     private static List<String> patterns(Map<String, String> properties) {
-        SmallRyeConfig config = new SmallRyeConfigBuilder().withInterceptors(new RefusalsUntimed())
+        SmallRyeConfig config = new SmallRyeConfigBuilder().addDefaultInterceptors().withProfile("prod")
+            .withInterceptors(new RefusalsUntimed())
             .withSources(new PropertiesConfigSource(properties, "deployment", 300)).build();
         return config.getValues(RefusalsUntimed.PROPERTY, String.class);
     }
@@ -25,6 +26,12 @@ class RefusalsUntimedTest {
     void aDeploymentsOwnListKeepsItsPatternsAndGetsTheRefusedOne() {
         assertEquals(List.of("/internal/.*", "/status", RefusalsUntimed.PATTERN),
             patterns(Map.of(RefusalsUntimed.PROPERTY, "/internal/.*,/status")));
+    }
+
+    @Test
+    void aProfilesListAndAnExpressionAreExtendedAsResolved() {
+        assertEquals(List.of("/ops/.*", RefusalsUntimed.PATTERN), patterns(Map.of(RefusalsUntimed.PROPERTY, "/dev/.*",
+            "%prod." + RefusalsUntimed.PROPERTY, "${ops.root}/.*", "ops.root", "/ops")));
     }
 
     @Test

@@ -113,6 +113,14 @@ class TelemetryTest {
                 assertTrue(status.startsWith("HTTP/1.1 201") || status.startsWith("HTTP/1.1 400"), status);
             }
         }
+        // Each timer records as its answer is written, which the client may read (and this test scrape) first.
+        Await.until("both uploads on both timers", Duration.ofSeconds(10), () -> {
+            PrometheusText now = metrics();
+            return sum(now, "http_server_requests_seconds_count", orders)
+                >= sum(before, "http_server_requests_seconds_count", orders) + 2
+                && sum(now, "http_server_processing_seconds_count", orders)
+                >= sum(before, "http_server_processing_seconds_count", orders) + 2;
+        });
         PrometheusText after = metrics();
         String[] fast = {"uri", "/api/v1/orders", "method", "POST", "caller_type", "agent", "le", "0.3"};
         // The platform's timer saw both uploads, and neither as a fast request: each spans the client's pause.
