@@ -79,8 +79,8 @@ public class BrakeResource {
     public Uni<Response> set(@PathParam("scope") @Encoded String scope, @Context HttpServerRequest http,
                              @Valid @NotNull SetBrakeRequest request) {
         Duration ttl = request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds());
-        return withinReach(http, scope, (operator, parsed) -> brakes.set(parsed, request.mode(), request.reason(),
-                who(operator), ttl, ownTenant(operator))
+        return withinReach(http, scope, (operator, parsed) -> brakes.declared(parsed) ? declared("replace")
+            : brakes.set(parsed, request.mode(), request.reason(), who(operator), ttl, ownTenant(operator))
             .map(set -> switch (set.outcome()) {
                 case DONE -> Response.ok(set.brake()).build();
                 case NOT_YOURS -> notYours();
@@ -95,14 +95,21 @@ public class BrakeResource {
     @Path(Routes.ONE_BRAKE)
     @Operation(hidden = true)
     public Uni<Response> lift(@PathParam("scope") @Encoded String scope, @Context HttpServerRequest http) {
-        return withinReach(http, scope, (operator, parsed) -> brakes.declared(parsed)
-            ? Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
-                + "declared in configuration (orders.brakes.<name>.*); lift it by changing the configuration.")))
+        return withinReach(http, scope, (operator, parsed) -> brakes.declared(parsed) ? declared("lift")
             : brakes.lift(parsed, who(operator), ownTenant(operator)).map(lifted -> switch (lifted) {
                 case DONE -> Response.noContent().build();
                 case NOT_YOURS -> notYours();
                 default -> ProblemMapper.respond(Problem.of(ProblemType.NOT_FOUND, "No brake is set for this scope."));
             }));
+    }
+
+    /**
+     * The refusal of a change to a scope whose brake is declared in configuration: the API neither lifts it nor sets a
+     * second brake beside it (one the API could then not lift).
+     */
+    private static Uni<Response> declared(String change) {
+        return Uni.createFrom().item(ProblemMapper.respond(Problem.of(ProblemType.BRAKE_DECLARED, "This brake is "
+            + "declared in configuration (orders.brakes.<name>.*); " + change + " it by changing the configuration.")));
     }
 
     /**

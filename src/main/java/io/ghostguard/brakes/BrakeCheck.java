@@ -52,11 +52,11 @@ final class BrakeCheck {
             Instant now = clock.instant();
             Map<String, List<HeldBrakes.Held>> byScope = snapshot.byScope();
             String tenant = access.actor().tenant().value();
-            HeldBrakes.Held stopping = earliest(null, byScope.get(ALL_SCOPE), now, write);
-            stopping = earliest(stopping, byScope.get(CALLER_TYPE_SCOPES.get(access.tier())), now, write);
-            stopping = earliest(stopping, byScope.get("tenant:" + tenant), now, write);
+            HeldBrakes.Held stopping = longest(null, byScope.get(ALL_SCOPE), now, write);
+            stopping = longest(stopping, byScope.get(CALLER_TYPE_SCOPES.get(access.tier())), now, write);
+            stopping = longest(stopping, byScope.get("tenant:" + tenant), now, write);
             if (snapshot.principalTenants().contains(tenant)) {
-                stopping = earliest(stopping, byScope.get(BrakeScope.principalOf(access).text()), now, write);
+                stopping = longest(stopping, byScope.get(BrakeScope.principalOf(access).text()), now, write);
             }
             return stopping == null ? null : refusal(access, stopping, now);
         } catch (RuntimeException e) {
@@ -67,21 +67,25 @@ final class BrakeCheck {
         }
     }
 
-    /** Of {@code current} and the brakes in {@code candidates} that stop the call now, the one ending first. */
-    private static HeldBrakes.Held earliest(HeldBrakes.Held current, List<HeldBrakes.Held> candidates, Instant now,
-                                            boolean write) {
+    /**
+     * Of {@code current} and the brakes in {@code candidates} that stop the call now, the one ending last (one without
+     * an expiry before any other): the call stays stopped until every brake on it has ended, so that is the
+     * Retry-After it is told, and the scope it is told of.
+     */
+    private static HeldBrakes.Held longest(HeldBrakes.Held current, List<HeldBrakes.Held> candidates, Instant now,
+                                           boolean write) {
         if (candidates == null) {
             return current;
         }
-        HeldBrakes.Held earliest = current;
+        HeldBrakes.Held longest = current;
         for (HeldBrakes.Held candidate : candidates) {
             Brake brake = candidate.brake();
-            if (brake.activeAt(now) && brake.stops(write) && (earliest == null || ends(brake).isBefore(ends(earliest
+            if (brake.activeAt(now) && brake.stops(write) && (longest == null || ends(brake).isAfter(ends(longest
                 .brake())))) {
-                earliest = candidate;
+                longest = candidate;
             }
         }
-        return earliest;
+        return longest;
     }
 
     private static Instant ends(Brake brake) {

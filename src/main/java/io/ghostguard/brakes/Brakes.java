@@ -87,6 +87,14 @@ public class Brakes {
     }
 
     /**
+     * Calls {@code listener} each time this instance holds another set of brakes: at once after a change made here,
+     * within {@code orders.brakes.poll-interval} after one made on another instance (on the thread that read it).
+     */
+    public void onChange(Runnable listener) {
+        held.onChange(listener);
+    }
+
+    /**
      * The refusal of a call a brake stops (null: none): 503 {@code braked}, naming only the kind of scope that
      * braked it, with Retry-After when the brake ends by itself. Counted by caller type and kind. A caller type is
      * matched on the call's verified tier. Never fails: a call no brake can be worked out for is let through.

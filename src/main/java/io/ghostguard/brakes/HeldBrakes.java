@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
@@ -37,6 +38,8 @@ final class HeldBrakes {
     /** The unreadable records already logged (field and value), so each is logged once, not at every read. */
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
     private volatile Snapshot snapshot;
+    /** Told each time this instance takes in another set of stored brakes (on the thread that took it in). */
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     /** The unreadable records that say when they end (read leniently), so they are removed once ended too. */
     private volatile List<BrakeStore.Ended> unreadableEnds = List.of();
     private volatile String version = "";
@@ -137,9 +140,19 @@ final class HeldBrakes {
     }
 
     private void changed(List<Held> stored) {
-        snapshot = Snapshot.of(declared, stored);
+        took(Snapshot.of(declared, stored));
         version = "";
         refresh();
+    }
+
+    /** Calls {@code listener} each time this instance holds another set of brakes. */
+    void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    private void took(Snapshot next) {
+        snapshot = next;
+        listeners.forEach(Runnable::run);
     }
 
     /** The fields a scope is stored under in a form an earlier version wrote (not its canonical one). */
@@ -201,6 +214,6 @@ final class HeldBrakes {
         }
         reported.retainAll(unreadable);
         unreadableEnds = List.copyOf(ends);
-        snapshot = Snapshot.of(declared, held);
+        took(Snapshot.of(declared, held));
     }
 }

@@ -291,6 +291,37 @@ class BrakesTest {
         }
     }
 
+    /**
+     * A call two brakes stop stays stopped until both have ended: it is told of the one that holds longest, and one
+     * without an expiry means no Retry-After at all (not the minute of the other).
+     */
+    @Test
+    void aCallSeveralBrakesStopIsToldOfTheOneThatHoldsLongest() {
+        String tenant = unique("overlap");
+        String sub = unique("agent");
+        String agent = Tokens.token().subject(sub).tenant(tenant).callerType("agent").sign();
+        String principal = "principal:" + tenant + ":" + sub;
+        brake(principal, "all", 60).then().statusCode(200);
+        try {
+            Response one = as(agent).get("/api/v1/inventory/x");
+            one.then().statusCode(503).body("scope", org.hamcrest.Matchers.equalTo("principal"));
+            assertTrue(Long.parseLong(one.header("Retry-After")) > 50, one.header("Retry-After"));
+            brake("tenant:" + tenant, "all", null).then().statusCode(200);
+            try {
+                as(agent).get("/api/v1/inventory/x").then().statusCode(503).header("Retry-After", nullValue())
+                    .body("scope", org.hamcrest.Matchers.equalTo("tenant"))
+                    .body("detail", org.hamcrest.Matchers.containsString("until the brake is lifted"));
+            } finally {
+                lift("tenant:" + tenant).then().statusCode(204);
+            }
+            Response again = as(agent).get("/api/v1/inventory/x");
+            again.then().statusCode(503).body("scope", org.hamcrest.Matchers.equalTo("principal"));
+            assertTrue(Long.parseLong(again.header("Retry-After")) > 50, again.header("Retry-After"));
+        } finally {
+            lift(principal);
+        }
+    }
+
     @Test
     void aBrakeDeclaredInConfigurationHoldsAndIsNotLiftedThroughTheApi() {
         String frozen = Tokens.token().subject(unique("f")).tenant("frozen").sign();
@@ -299,6 +330,9 @@ class BrakesTest {
         as(OPERATOR).get("/admin/v1/brakes").then().statusCode(200).body("items.find { it.scope == 'tenant:frozen' }"
             + ".setBy", org.hamcrest.Matchers.equalTo("config"));
         lift("tenant:frozen").then().statusCode(409).body("type", endsWith("/brake-declared"));
+        // Nor is a second brake set beside it, which the API could then not lift.
+        brake("tenant:frozen", "writes", 60).then().statusCode(409).body("type", endsWith("/brake-declared"));
+        assertEquals(null, redis.command("HGET", BRAKES_KEY, "tenant:frozen"), "nothing stored");
         as(frozen).get("/api/v1/inventory/x").then().statusCode(503);
     }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Brakes on MCP (docs/runbooks/brakes.md) in {@link SmallWritesProfile} (an automatic brake after five refusals): a principal's
  * malformed messages and refused tool calls brake it by themselves, as its REST refusals do; a brake of mode
- * {@code all} stops every message of the caller, its event streams included (an open one ends at its next ping),
+ * {@code all} stops every message of the caller, its event streams included (an open one ends as the brake is held),
  * while one of mode {@code writes} leaves its reads and streams alone.
  */
 @QuarkusTest

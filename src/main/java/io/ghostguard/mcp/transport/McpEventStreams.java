@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code orders.mcp.stream-ping}, each after checking in Redis that the session still lives and that this is still
  * its newest stream. A session has at most one stream: a newer GET takes over and the older stream ends (at once
  * on the same instance, at its next beat on another), and a stream ends when its session is closed or idles out
- * (its beats do not keep the session alive), when its caller is braked in mode {@code all} (checked at each beat,
- * in memory), when its client goes away, or when the instance begins to stop (it
+ * (its beats do not keep the session alive), when its caller is braked in mode {@code all} (checked in memory as
+ * this instance takes in a change of the brakes, within their poll interval, and at each beat), when its client goes
+ * away, or when the instance begins to stop (it
  * then opens none: 503, and the client reconnects to another instance). So the streams of a principal are bounded
  * by its sessions. Gauge {@code mcp_sessions_open}: the sessions with a stream open on this instance (the only
  * session state an instance holds).
@@ -52,6 +53,16 @@ public class McpEventStreams {
         this.vertx = vertx;
         this.ping = config.streamPing();
         registry.gauge(MetricNames.MCP_SESSIONS_OPEN, open, Map::size);
+        brakes.onChange(this::brakesChanged);
+    }
+
+    /** Another set of brakes is held here: each open stream whose caller is now braked in mode all ends at once. */
+    private void brakesChanged() {
+        for (Stream stream : open.values()) {
+            if (brakes.check(stream.access, false) != null) {
+                stream.end();
+            }
+        }
     }
 
     /** Starts the stream of a session whose owner and rate were checked, under the token the registry holds. */
