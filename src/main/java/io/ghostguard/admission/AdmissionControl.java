@@ -48,9 +48,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>While the instance is at its limit, each caller type keeps its share and, within it, no principal holds more
  * than its fair part while others of its type are in flight ({@link AdmissionLimiter}). A verified principal's
- * retry of a key it had admitted skips the queue and is counted in flight; one whose answer was a refusal is
- * forgotten. A verified principal that sends the same request again over HTTP/1.x, on the connection that carried
- * the Retry-After it was given, before that time is refused at once, without asking the limiter; each such early
+ * retry of a key it had admitted skips the queue and is counted in flight, unless two copies of it are in flight
+ * here already ({@link KeysInFlight}: further copies sent at once are each decided by the limiter); one whose answer
+ * was a refusal is forgotten. A verified principal that sends the same request again over HTTP/1.x, on the
+ * connection that carried the Retry-After it was given, before that time is refused at once, without asking the
+ * limiter; each such early
  * return counts toward its automatic brake, and from the second one its connection is closed after the answer. Only
  * that connection shows the advice was read (the answer is written before the connection's next request is read):
  * the same request on another connection (a copy sent at the same time, or a client that timed out, closed its
@@ -74,6 +76,7 @@ public class AdmissionControl {
     private final AdmissionLimiter limiter;
     private final boolean fairness;
     private final RecentKeys admittedKeys;
+    private final KeysInFlight keysInFlight = new KeysInFlight();
     private final EarlyReturns early;
     private final long admittedKeyNanos;
     private final RetryAfterAdvice retryAfter;
@@ -123,7 +126,7 @@ public class AdmissionControl {
         if (who == null) {
             AdmissionLimiter.Ticket ticket = limiter.acquire(AdmissionLimiter.UNVERIFIED, 0, false);
             if (ticket != null) {
-                admitted.admitted(context, ticket, 0, System.nanoTime());
+                admitted.admitted(context, ticket, 0, System.nanoTime(), KeysInFlight.NONE);
             } else if (limiter.inflight() < limiter.limit()) {
                 // The unverified share is full but the instance has room: the request holds no slot while its token
                 // is verified (a forged one ends there, 401), and is admitted after that by its verified tier.
@@ -177,8 +180,9 @@ public class AdmissionControl {
                 return;
             }
         }
+        // A retry skips the queue while its original may still run, once: more copies at once are decided each.
         AdmissionLimiter.Ticket ticket = limiter.acquire(tier.ordinal(), who.principal(),
-            key != 0 && admittedKeys.contains(key, now));
+            key != 0 && admittedKeys.contains(key, now) && keysInFlight.mayWave(key));
         if (ticket == null) {
             long seconds = retryAfter.shed();
             if (intent != 0) {
@@ -187,10 +191,12 @@ public class AdmissionControl {
             answers.shed(context, label, seconds);
             return;
         }
+        Runnable left = KeysInFlight.NONE;
         if (key != 0) {
             admittedKeys.remember(key, now + admittedKeyNanos, now);
+            left = keysInFlight.enter(key);
         }
-        admitted.admitted(context, ticket, key, now);
+        admitted.admitted(context, ticket, key, now, left);
     }
 
     /**

@@ -45,17 +45,19 @@ final class AdmittedRequests {
 
     /**
      * An admitted request, admitted at {@code now} ({@link System#nanoTime()}): its read deadline, and its answer fed
-     * to the limit when it ends; a key whose answer was a refusal is forgotten (0: none).
+     * to the limit when it ends; a key whose answer was a refusal is forgotten (0: none); {@code left} runs when it
+     * no longer holds its slot (its copy of the key counted out).
      */
-    void admitted(RoutingContext context, AdmissionLimiter.Ticket ticket, long admittedKey, long now) {
+    void admitted(RoutingContext context, AdmissionLimiter.Ticket ticket, long admittedKey, long now, Runnable left) {
         HttpServerRequest request = context.request();
         retryAfter.admitted();
         Context own = Vertx.currentContext();
         long[] timer = {-1};
         if (bodyExpected(request)) {
-            readDeadline(context, ticket, timer, readDeadlineMillis);
+            readDeadline(context, ticket, timer, readDeadlineMillis, left);
         }
         context.addEndHandler(ended -> {
+            left.run();
             if (timer[0] >= 0) {
                 vertx.cancelTimer(timer[0]);
                 timer[0] = -1;
@@ -103,7 +105,8 @@ final class AdmittedRequests {
      * not the service: the slot is freed here (a reset connection does not always reach the routing context's end
      * handlers) and the connection is reset.
      */
-    private void readDeadline(RoutingContext context, AdmissionLimiter.Ticket ticket, long[] timer, long delayMillis) {
+    private void readDeadline(RoutingContext context, AdmissionLimiter.Ticket ticket, long[] timer, long delayMillis,
+                              Runnable left) {
         timer[0] = vertx.setTimer(delayMillis, fired -> {
             timer[0] = -1;
             HttpServerRequest request = context.request();
@@ -114,9 +117,10 @@ final class AdmittedRequests {
             Long since = ProcessingTime.readingSince(context);
             long waitedMillis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
             if (since == null || waitedMillis < readDeadlineMillis) {
-                readDeadline(context, ticket, timer, Math.max(1, readDeadlineMillis - waitedMillis));
+                readDeadline(context, ticket, timer, Math.max(1, readDeadlineMillis - waitedMillis), left);
                 return;
             }
+            left.run();
             ticket.ignore();
             context.response().reset();
         });

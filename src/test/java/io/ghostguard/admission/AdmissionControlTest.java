@@ -154,6 +154,30 @@ class AdmissionControlTest {
         }
     }
 
+    /**
+     * A retry of an admitted key skips the queue while its original runs, once: further copies of the same key sent
+     * at the same time are decided by the limiter like anything else, so one key sent many times over never holds
+     * more than one slot past the limit.
+     */
+    @Test
+    void copiesOfOneKeyPassTheLimitOnceAtMost() throws Exception {
+        Repeat copies = Repeat.ofAnAgent("copies");
+        try (Socket original = hold(copies.agent(), copies.key(), copies.body());
+             Socket other = hold(copies.agent(), unique("held"), copies.body())) {
+            Await.until("both held placements are admitted and in flight", Duration.ofSeconds(10),
+                () -> inFlight() >= 2);
+            try (Socket retry = hold(copies.agent(), copies.key(), copies.body())) {
+                Await.until("the retry of the running key is admitted past the limit", Duration.ofSeconds(10),
+                    () -> inFlight() >= 3);
+                Response third = as(copies.agent()).contentType("application/json")
+                    .header("Idempotency-Key", copies.key()).body(copies.body()).post("/api/v1/orders");
+                assertEquals("overloaded", type(third), third.asString());
+                assertTrue(third.header("Retry-After") != null, "told when to come back");
+            }
+        }
+        assertEquals(100, available(copies.sku()), "nothing of the copies ran");
+    }
+
     /** The agent's 503 answers of a route on one timer. */
     private static double timed(PrometheusText metrics, String timer, String uri) {
         return metrics.find(timer, sample -> sample.has("uri", uri, "status", "503", "caller_type", "agent"))
