@@ -118,6 +118,16 @@ class StartupRefusalIT {
             || line.contains("is not supported"))), property + " named on one line: " + output);
     }
 
+    /** An MCP path that is not the one the endpoint is served at would leave it unguarded: the start stops. */
+    @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    void anMcpPathOtherThanTheServedOneStopsTheStart() throws Exception {
+        String output = refusedStart(Map.of("QUARKUS_OIDC_PUBLIC_KEY", Tokens.publicKey(),
+            "QUARKUS_OIDC_TOKEN_ISSUER", Tokens.ISSUER, "ORDERS_CALLER_MCP_PATH", "/agents"));
+        assertTrue(output.lines().anyMatch(line -> line.contains("orders.caller.mcp-path (/agents)")
+            && line.contains("quarkus.mcp.server.http.root-path (/mcp")), output);
+    }
+
     /** Every setting that would switch a limit or a retention off stops the start, each named on its own line. */
     @ParameterizedTest
     @Execution(ExecutionMode.CONCURRENT)
