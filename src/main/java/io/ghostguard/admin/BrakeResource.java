@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * The operator API of the brakes (docs/runbooks/brakes.md): list, set and lift. A platform operator's surface, kept out
@@ -76,6 +77,8 @@ public class BrakeResource {
     @Path(Routes.ONE_BRAKE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
+    // Runs to its end, and its answer is kept, even when the client hangs up first (docs/idempotency.md).
+    @Cancellable(false)
     public Uni<Response> set(@PathParam("scope") @Encoded String scope, @Context HttpServerRequest http,
                              @Valid @NotNull SetBrakeRequest request) {
         Duration ttl = request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds());
@@ -94,6 +97,8 @@ public class BrakeResource {
     @DELETE
     @Path(Routes.ONE_BRAKE)
     @Operation(hidden = true)
+    // Runs to its end, and its answer is kept, even when the client hangs up first (docs/idempotency.md).
+    @Cancellable(false)
     public Uni<Response> lift(@PathParam("scope") @Encoded String scope, @Context HttpServerRequest http) {
         return withinReach(http, scope, (operator, parsed) -> brakes.declared(parsed) ? declared("lift")
             : brakes.lift(parsed, who(operator), ownTenant(operator)).map(lifted -> switch (lifted) {

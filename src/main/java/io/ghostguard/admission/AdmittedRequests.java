@@ -46,22 +46,31 @@ final class AdmittedRequests {
     /**
      * An admitted request, admitted at {@code now} ({@link System#nanoTime()}): its read deadline, and its answer fed
      * to the limit when it ends; a key whose answer was a refusal is forgotten (0: none); {@code left} runs when it
-     * no longer holds its slot (its copy of the key counted out).
+     * no longer holds its slot (its copy of the key counted out). A client that hangs up while the service works on
+     * its request leaves the slot held until that work ends ({@link WorkHold}).
      */
     void admitted(RoutingContext context, AdmissionLimiter.Ticket ticket, long admittedKey, long now, Runnable left) {
         HttpServerRequest request = context.request();
         retryAfter.admitted();
         Context own = Vertx.currentContext();
         long[] timer = {-1};
+        WorkHold.Slot slot = new WorkHold.Slot();
+        context.put(WorkHold.KEY, slot);
         if (bodyExpected(request)) {
-            readDeadline(context, ticket, timer, readDeadlineMillis, left);
+            readDeadline(context, ticket, timer, slot, readDeadlineMillis, left);
         }
         context.addEndHandler(ended -> {
-            left.run();
             if (timer[0] >= 0) {
                 vertx.cancelTimer(timer[0]);
                 timer[0] = -1;
             }
+            // A client that hangs up while its upload is still coming holds no slot past its exchange: the service
+            // has not started on it yet (and the REST layer may never end a request whose body stopped).
+            if (!ended.succeeded() && ProcessingTime.bodyIn(context) && heldPastHangUp(slot, ticket, left)) {
+                return;
+            }
+            slot.free();
+            left.run();
             int status = context.response().getStatusCode();
             boolean ownOutcome = OwnOutcomeMark.marked(own);
             Sample sample = sample(ended.succeeded(), status, ownOutcome,
@@ -76,6 +85,25 @@ final class AdmittedRequests {
             }
         });
         context.next();
+    }
+
+    /**
+     * A client that hung up once its request was in, while the service works on it: the slot stays held until that
+     * work ends (a client that left says nothing of the instance), at the latest {@link WorkHold#HORIZON} from now.
+     * Whether it is held.
+     */
+    private boolean heldPastHangUp(WorkHold.Slot slot, AdmissionLimiter.Ticket ticket, Runnable left) {
+        // Armed first, so that the release, whichever thread ends the work, always finds the timer to cancel.
+        long horizon = vertx.setTimer(WorkHold.HORIZON.toMillis(), fired -> slot.free());
+        boolean held = slot.heldPastHangUp(() -> {
+            vertx.cancelTimer(horizon);
+            left.run();
+            ticket.ignore();
+        });
+        if (!held) {
+            vertx.cancelTimer(horizon);
+        }
+        return held;
     }
 
     /**
@@ -105,8 +133,8 @@ final class AdmittedRequests {
      * not the service: the slot is freed here (a reset connection does not always reach the routing context's end
      * handlers) and the connection is reset.
      */
-    private void readDeadline(RoutingContext context, AdmissionLimiter.Ticket ticket, long[] timer, long delayMillis,
-                              Runnable left) {
+    private void readDeadline(RoutingContext context, AdmissionLimiter.Ticket ticket, long[] timer, WorkHold.Slot slot,
+                              long delayMillis, Runnable left) {
         timer[0] = vertx.setTimer(delayMillis, fired -> {
             timer[0] = -1;
             HttpServerRequest request = context.request();
@@ -117,9 +145,10 @@ final class AdmittedRequests {
             Long since = ProcessingTime.readingSince(context);
             long waitedMillis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
             if (since == null || waitedMillis < readDeadlineMillis) {
-                readDeadline(context, ticket, timer, Math.max(1, readDeadlineMillis - waitedMillis), left);
+                readDeadline(context, ticket, timer, slot, Math.max(1, readDeadlineMillis - waitedMillis), left);
                 return;
             }
+            slot.free();
             left.run();
             ticket.ignore();
             context.response().reset();

@@ -73,6 +73,12 @@ public final class Pipeline {
     public static final int FILTER_RESOURCE_METADATA = 75;
 
     /**
+     * REST request filter, the first: the REST layer's work on the request holds its admission slot until the layer
+     * is done with it, even when the client hangs up first (docs/load.md).
+     */
+    public static final int FILTER_WORK_HOLD = 0;
+
+    /**
      * REST request filter that reads the body: the wait for the client's upload ends here (RESTEasy Reactive runs the
      * body-reading filters after all others, whatever their priority); what a trickled upload costs is the client's.
      */

@@ -1,12 +1,19 @@
 package io.ghostguard.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.HttpMethod;
+import jakarta.ws.rs.OPTIONS;
+import org.jboss.resteasy.reactive.server.Cancellable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -108,6 +115,22 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.ghostguard.idempotency..", "io.ghostguard.limits..")
             .should().dependOnClassesThat().resideInAnyPackage("io.ghostguard.orders..", "io.ghostguard.inventory..",
                 "io.ghostguard.payments..")
+            .check(CLASSES);
+    }
+
+    /**
+     * A state-changing call runs to its end, and the gate keeps its answer, whether or not its client still waits: the
+     * REST layer cancels a method's work when the connection closes unless the method says otherwise (the MCP
+     * extension never does), and a cancelled call would leave its claim pending for a lease, its effect half made.
+     */
+    @Test
+    void everyStateChangingRestMethodRunsToItsEnd() {
+        // Every HTTP method annotation (a custom verb included) but the three that change nothing.
+        methods().that().areMetaAnnotatedWith(HttpMethod.class).and().areNotAnnotatedWith(GET.class)
+            .and().areNotAnnotatedWith(HEAD.class).and().areNotAnnotatedWith(OPTIONS.class)
+            .should().beAnnotatedWith(DescribedPredicate.describe("@Cancellable(false)",
+                annotation -> annotation.getRawType().isEquivalentTo(Cancellable.class)
+                    && Boolean.FALSE.equals(annotation.get("value").orElse(Boolean.TRUE))))
             .check(CLASSES);
     }
 

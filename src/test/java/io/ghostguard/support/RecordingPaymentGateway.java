@@ -5,7 +5,10 @@ import io.ghostguard.payments.PaymentGateway;
 import io.ghostguard.payments.TestTokenPaymentGateway;
 import io.quarkus.test.Mock;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +35,7 @@ public class RecordingPaymentGateway implements PaymentGateway {
     private final Set<String> voided = ConcurrentHashMap.newKeySet();
     private final List<String> issued = new ArrayList<>();
     private final AtomicReference<Runnable> duringNext = new AtomicReference<>();
+    private final Map<String, Duration> delays = new ConcurrentHashMap<>();
     private final List<RefundCall> refundCalls = new ArrayList<>();
     private final Map<String, String> refunds = new HashMap<>();
     private final AtomicBoolean failNextRefund = new AtomicBoolean();
@@ -45,11 +49,34 @@ public class RecordingPaymentGateway implements PaymentGateway {
         if (slow != null) {
             slow.run();
         }
-        return rules.authorize(idempotencyKey, paymentToken).invoke(id -> {
+        Uni<String> authorised = rules.authorize(idempotencyKey, paymentToken).invoke(id -> {
             synchronized (issued) {
                 issued.add(id);
             }
         });
+        Duration delay = delays.remove(paymentToken);
+        return delay == null ? authorised : authorised.flatMap(id -> later(id, delay));
+    }
+
+    /** The provider's answer after {@code delay}, on the caller's Vert.x context, blocking no thread. */
+    private static Uni<String> later(String id, Duration delay) {
+        Context context = Vertx.currentContext();
+        return Uni.createFrom().emitter(emitter -> {
+            if (context == null) {
+                emitter.fail(new IllegalStateException("the provider is called on a Vert.x context"));
+                return;
+            }
+            context.owner().setTimer(delay.toMillis(), fired -> context.runOnContext(done -> emitter.complete(id)));
+        });
+    }
+
+    /**
+     * The next authorisation of {@code paymentTokenOrId} (a payment token), or the next refund of it (a payment id),
+     * answers only after {@code delay}, as a slow provider would, without blocking any thread: long enough for a client
+     * to hang up while the service still works on its request. No other call is delayed.
+     */
+    public void delayNextCallOf(String paymentTokenOrId, Duration delay) {
+        delays.put(paymentTokenOrId, delay);
     }
 
     @Override
@@ -66,11 +93,13 @@ public class RecordingPaymentGateway implements PaymentGateway {
         if (failNextRefund.getAndSet(false)) {
             return Uni.createFrom().failure(new ProviderUnavailableException("refund"));
         }
-        return rules.refund(idempotencyKey, paymentId, amount, currency).invoke(reference -> {
+        Uni<String> refunded = rules.refund(idempotencyKey, paymentId, amount, currency).invoke(reference -> {
             synchronized (refunds) {
                 refunds.putIfAbsent(idempotencyKey, reference);
             }
         });
+        Duration delay = delays.remove(paymentId);
+        return delay == null ? refunded : refunded.flatMap(reference -> later(reference, delay));
     }
 
     /** One refund the service asked for: its provider idempotency key, the payment and the amount. */

@@ -36,6 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /**
  * Stock: read one SKU (with its version as a strong ETag), replace it conditionally (If-Match), and change it
@@ -88,6 +89,8 @@ public class InventoryResource {
         + "precondition-failed)")
     @APIResponse(responseCode = "428", description = "The record exists and If-Match is missing (problem type "
         + "precondition-required)")
+    // Runs to its end, and its answer is kept, even when the client hangs up first (docs/idempotency.md).
+    @Cancellable(false)
     public Uni<Response> setStock(
         @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,
@@ -118,6 +121,8 @@ public class InventoryResource {
     @APIResponse(responseCode = "404", description = "The tenant has no such SKU (problem type not-found)")
     @APIResponse(responseCode = "409", description = "The change would go below zero (problem type "
         + "insufficient-stock)")
+    // Runs to its end, and its answer is kept, even when the client hangs up first (docs/idempotency.md).
+    @Cancellable(false)
     public Uni<Response> adjust(
         @PathParam("sku") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String sku,

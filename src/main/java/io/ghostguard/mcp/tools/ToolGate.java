@@ -2,6 +2,7 @@ package io.ghostguard.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ghostguard.admission.WorkHold;
 import io.ghostguard.api.Answer;
 import io.ghostguard.caller.CallerType;
 import io.ghostguard.catalogue.ApiOperation;
@@ -185,6 +186,8 @@ public class ToolGate {
         RoutingContext context = request.getCurrent();
         return Uni.createFrom().deferred(() -> {
             Scope traced = McpCall.resumeTrace(context);
+            // The call holds its request's admission slot until it ends, even if the client hangs up first.
+            Runnable worked = WorkHold.begin(context);
             Access[] resolved = {null};
             return access()
                 .flatMap(access -> {
@@ -207,7 +210,13 @@ public class ToolGate {
                     McpCall.ended(context, new McpCall.Ended(tool, ToolMeta.outcome(response), caller, status,
                         status == 409 || status == 422 ? results.typeOf(response) : null));
                 })
-                .onTermination().invoke(traced::close);
+                .onTermination().invoke(() -> {
+                    try {
+                        worked.run();
+                    } finally {
+                        traced.close();
+                    }
+                });
         });
     }
 

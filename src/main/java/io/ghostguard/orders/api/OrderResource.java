@@ -35,6 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.server.Cancellable;
 
 /** Orders on REST: place, read, list and cancel, each translated to {@link OrderApplication}. */
 @Path(Routes.ORDERS)
@@ -81,6 +82,8 @@ public class OrderResource {
     @APIResponse(responseCode = "503", description = PROVIDER_OR_STORE)
     @Catalogued(ApiOperation.PLACE_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
+    // Runs to its end, and its answer is kept, even when the client hangs up first (docs/idempotency.md).
+    @Cancellable(false)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request) {
         return orders.place(RestCall.requireAccess(), RestCall.ticket(), request).map(RestAnswers::answer);
     }
@@ -136,6 +139,8 @@ public class OrderResource {
     @APIResponse(responseCode = "503", description = PROVIDER_OR_STORE)
     @Catalogued(ApiOperation.CANCEL_ORDER)
     @RolesAllowed(Scopes.ORDERS_WRITE)
+    // Runs to its end, and its answer is kept, even when the client hangs up first (docs/idempotency.md).
+    @Cancellable(false)
     public Uni<OrderResponse> cancel(
         @PathParam("id") @Size(max = Patterns.IDENTIFIER_MAX)
             @Pattern(regexp = Patterns.IDENTIFIER, message = Patterns.IDENTIFIER_MESSAGE) String id) {
