@@ -1,9 +1,12 @@
 """Summarises one async-profiler CPU profile in collapsed form (src/bench/profile.sh): the share of samples with a
 frame of each layer anywhere on the stack (a sample can count for several layers), then the hottest top frames.
-With the event "alloc" (sizes of sampled allocations) it also prints the bytes per placement, given the
-placements of the window, the frames that allocate (the caller of the allocated type) and the deepest frame of this
-service on each allocating stack.
-Usage: python3 src/bench/profile-summary.py FILE [number of top frames, default 25] [cpu|alloc] [placements]"""
+With the event "alloc" (sizes of sampled allocations) it also prints the bytes per request, given the requests of
+the window (placements unless the unit says otherwise), the share this service's own code allocates itself (the
+stacks whose frames below its deepest frame are the JDK's alone: what it could stop allocating without changing a
+library), the frames that allocate (the caller of the allocated type) and the deepest frame of this service on each
+allocating stack.
+Usage: python3 src/bench/profile-summary.py FILE [number of top frames, default 25] [cpu|alloc] [requests]
+       [unit, default placement]"""
 import collections
 import sys
 
@@ -24,11 +27,18 @@ LAYERS = [
 ]
 
 
+def jdk_frame(frame):
+    """A frame of the JDK itself, or of the method handles it links calls through."""
+    return frame.startswith(("java/", "jdk/", "sun/", "LambdaForm$", "DirectMethodHandle$", "Invokers$"))
+
+
 def main():
     path = sys.argv[1]
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
     alloc = len(sys.argv) > 3 and sys.argv[3] == "alloc"
     placements = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else 0
+    unit = sys.argv[5] if len(sys.argv) > 5 else "placement"
+    direct = 0
     total = 0
     layers = collections.Counter()
     frames = collections.Counter()
@@ -43,14 +53,17 @@ def main():
             frames[parts[-1]] += count
             if alloc:
                 sites[parts[-2] if len(parts) > 1 else parts[-1]] += count
-                own = [frame for frame in parts if "io/ghostguard" in frame]
-                ours[own[-1] if own else "(no frame of this service)"] += count
+                own = [i for i, frame in enumerate(parts) if "io/ghostguard" in frame]
+                ours[parts[own[-1]] if own else "(no frame of this service)"] += count
+                if own and all(jdk_frame(frame) for frame in parts[own[-1] + 1:-1]):
+                    direct += count
             for name, patterns in LAYERS:
                 if any(pattern in frame for frame in parts for pattern in patterns):
                     layers[name] += count
     if alloc:
-        print(f"bytes allocated in the window: {total}" + (f"; per placement: {total / placements / 1024:.1f} KB"
-                                                          f" ({placements} placements)" if placements else ""))
+        print(f"bytes allocated in the window: {total}" + (f"; per {unit}: {total / placements / 1024:.1f} KB"
+                                                          f" ({placements} {unit}s)" if placements else ""))
+        print(f"allocated by this service's own code itself (only JDK frames below it): {100 * direct / total:.1f} %")
     else:
         print(f"CPU samples: {total}")
     print("share with a frame of the layer on the stack:")
