@@ -36,6 +36,13 @@ wait_http() { # url start_ns
   return 1
 }
 
+# Places one order of one unit of SKU under Idempotency-Key KEY on the service at BASE; prints its id.
+place_one() { # base-url sku key
+  curl -sf -X POST "$1/api/v1/orders" -H 'Content-Type: application/json' -H "Idempotency-Key: $3" -H "$AUTH" \
+    -d '{"customerId":"bench","items":[{"sku":"'"$2"'","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}' \
+    | sed 's/.*"id":"\([^"]*\)".*/\1/'
+}
+
 # Resident memory of a process in MiB.
 rss_mib() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
 

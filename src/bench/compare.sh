@@ -224,9 +224,7 @@ seed "$OURS" bench
 seed "$PEER" bench
 seed "$OFF" bench
 KEY="bench-replay-$RANDOM"
-ORDER_ID=$(curl -sf -X POST "$OURS/api/v1/orders" -H 'Content-Type: application/json' -H "Idempotency-Key: $KEY" \
-  -H "$AUTH" -d '{"customerId":"bench","items":[{"sku":"bench","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}' \
-  | sed 's/.*"id":"\([^"]*\)".*/\1/')
+ORDER_ID=$(place_one "$OURS" bench "$KEY")
 
 
 echo "== warm-up: at least ${WARMUP}s each, then until three 10 s windows are within 5 % (at most ${MAX_WARMUP}s)"

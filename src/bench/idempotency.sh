@@ -76,10 +76,7 @@ warm -s src/bench/unique-orders.lua "$BASE" -- bench-on warm-on
 run place-enforced -s src/bench/unique-orders.lua "$BASE" -- bench-on run-on
 
 KEY="bench-replay-$RANDOM"
-ORDER=$(curl -sf -X POST "$BASE/api/v1/orders" -H 'Content-Type: application/json' -H "Idempotency-Key: $KEY" \
-  -H "$AUTH" \
-  -d '{"customerId":"bench","items":[{"sku":"bench-on","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}')
-ORDER_ID=$(echo "$ORDER" | sed 's/.*"id":"\([^"]*\)".*/\1/')
+ORDER_ID=$(place_one "$BASE" bench-on "$KEY")
 warm -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
 run replay -s src/bench/replay-order.lua "$BASE" -- "$KEY" bench-on
 warm -s src/bench/read-order.lua "$BASE/api/v1/orders/$ORDER_ID"

@@ -74,10 +74,7 @@ load() { # name seconds
   fi
 }
 if [ "$LOAD" = read ]; then
-  ORDER_ID=$(curl -sf -X POST http://127.0.0.1:18421/api/v1/orders -H 'Content-Type: application/json' \
-    -H "Idempotency-Key: profile-read-$RANDOM" -H "$AUTH" \
-    -d '{"customerId":"bench","items":[{"sku":"bench","quantity":1}],"currency":"EUR","paymentToken":"tok_ok"}' \
-    | sed 's/.*"id":"\([^"]*\)".*/\1/')
+  ORDER_ID=$(place_one http://127.0.0.1:18421 bench "profile-read-$RANDOM")
 fi
 # The load runs through the warm-up, then through two more whole windows, measured apart (the CPU time per
 # request of the JVM and of its redis-server); the last whole window is summarised.
